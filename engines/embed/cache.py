@@ -1,0 +1,210 @@
+"""The vector cache: vectors keyed by (model id, sha256 of the embedded text), across runs.
+
+One file per (model, corpus) under ``$XDG_CACHE_HOME/olai-tui/vectors/``, never inside a searched
+folder; per corpus so that pruning the vectors of deleted notes never evicts another corpus's.
+Changing the model changes the file (so every vector is invalidated); editing a note changes its
+text's hash (so only that note is embedded again).
+
+File layout, little-endian::
+
+    b"OLAIVEC" + version byte
+    uint32 header length, then a JSON header {"model_id", "dims", "count"}
+    count x 32 bytes   sha256 digests of the texts
+    count x dims x 4   float32 vectors, row i for digest i
+    32 bytes           sha256 of everything above (a torn or corrupted file is detected, not served)
+
+Written atomically: a temp file in the same folder, fsync, ``os.replace``. A run killed midway
+leaves the old file or the new one, never a torn one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import struct
+import tempfile
+import threading
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+MAGIC = b"OLAIVEC"
+VERSION = 1
+DIGEST = 32
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "olai-tui"
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _file_name(model_id: str, scope: str) -> str:
+    scope_tag = hashlib.sha256(scope.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) + "-" + scope_tag + ".vec"
+
+
+class VectorCache:
+    """An in-memory map digest -> vector, loaded from and saved to one file per model.
+
+    Problems with the file (missing folder rights, corruption, another version) never raise: the
+    cache starts empty or runs without persistence, and says so once in ``notices``.
+    """
+
+    def __init__(self, model_id: str, dims: int, scope: str = "",
+                 directory: str | os.PathLike | None = None) -> None:
+        self.model_id = model_id
+        self.dims = dims
+        self.directory = Path(directory) if directory is not None else cache_root() / "vectors"
+        self.path = self.directory / _file_name(model_id, scope)
+        self.notices: list[str] = []
+        self._rows: dict[bytes, np.ndarray] = {}
+        self._dirty = False
+        self._persist = True
+        self._loaded_stat: tuple[int, int] | None = None
+        self._lock = threading.Lock()
+        self._load()
+
+    # -- reading -------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, key: bytes) -> bool:
+        return key in self._rows
+
+    def get(self, key: bytes) -> np.ndarray | None:
+        return self._rows.get(key)
+
+    def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
+        if len(keys) != len(vectors):
+            raise ValueError("keys and vectors differ in length")
+        with self._lock:
+            for key, vec in zip(keys, np.asarray(vectors, dtype=np.float32)):
+                self._rows[key] = vec
+            self._dirty = True
+
+    def _load(self) -> None:
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            self._notice(f"vector cache {self.path} unreadable ({exc.strerror}); starting empty")
+            return
+        try:
+            rows = _read_file(self.path, self.model_id, self.dims)
+        except (OSError, ValueError) as exc:
+            self._notice(f"vector cache {self.path} discarded ({exc}); rebuilding it")
+            return
+        self._rows = rows
+        self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
+
+    # -- writing -------------------------------------------------------------------------------
+    def save(self, keep: Iterable[bytes] | None = None) -> bool:
+        """Write the cache if it changed. ``keep``: if given, drop every other vector first.
+
+        Returns True when the file was written. Vectors another process saved meanwhile are kept.
+        """
+        with self._lock:
+            if keep is not None:
+                keep = set(keep)
+                stale = [k for k in self._rows if k not in keep]
+                for k in stale:
+                    del self._rows[k]
+                self._dirty = self._dirty or bool(stale)
+            if not self._dirty or not self._persist:
+                return False
+            self._merge_newer_file(keep)
+            keys = list(self._rows)
+            matrix = np.stack([self._rows[k] for k in keys]) if keys else np.zeros((0, self.dims), np.float32)
+            try:
+                _write_file(self.path, self.model_id, self.dims, keys, matrix)
+            except OSError as exc:
+                self._persist = False
+                self._notice(f"vector cache {self.path} not writable ({exc.strerror or exc}); running without persistence")
+                return False
+            stat = self.path.stat()
+            self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
+            self._dirty = False
+            return True
+
+    def _merge_newer_file(self, keep: set[bytes] | None) -> None:
+        try:
+            stat = self.path.stat()
+        except OSError:
+            return
+        if self._loaded_stat == (stat.st_mtime_ns, stat.st_size):
+            return
+        try:
+            theirs = _read_file(self.path, self.model_id, self.dims)
+        except (OSError, ValueError):
+            return
+        for key, vec in theirs.items():
+            if key not in self._rows and (keep is None or key in keep):
+                self._rows[key] = vec
+
+    def _notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
+
+
+def _read_file(path: Path, model_id: str, dims: int) -> dict[bytes, np.ndarray]:
+    data = path.read_bytes()
+    if len(data) < len(MAGIC) + 1 + 4 + DIGEST or data[: len(MAGIC)] != MAGIC:
+        raise ValueError("not a vector cache file")
+    if data[len(MAGIC)] != VERSION:
+        raise ValueError(f"cache version {data[len(MAGIC)]}, expected {VERSION}")
+    body, trailer = data[:-DIGEST], data[-DIGEST:]
+    if hashlib.sha256(body).digest() != trailer:
+        raise ValueError("checksum mismatch: truncated or corrupt")
+    offset = len(MAGIC) + 1
+    (header_len,) = struct.unpack_from("<I", body, offset)
+    offset += 4
+    header = json.loads(body[offset : offset + header_len])
+    offset += header_len
+    if header.get("model_id") != model_id or header.get("dims") != dims:
+        raise ValueError("written for another model")
+    count = int(header["count"])
+    keys_end = offset + count * DIGEST
+    if len(body) != keys_end + count * dims * 4:
+        raise ValueError("size does not match its header")
+    keys = [body[offset + i * DIGEST : offset + (i + 1) * DIGEST] for i in range(count)]
+    matrix = np.frombuffer(body, dtype="<f4", count=count * dims, offset=keys_end).reshape(count, dims)
+    return dict(zip(keys, matrix))
+
+
+def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], matrix: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = json.dumps({"model_id": model_id, "dims": dims, "count": len(keys)}).encode()
+    digest = hashlib.sha256()
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in (MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys),
+                         np.ascontiguousarray(matrix, dtype="<f4").tobytes()):
+                digest.update(part)
+                out.write(part)
+            out.write(digest.digest())
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass

@@ -1,0 +1,136 @@
+"""The local embedder: all-MiniLM-L6-v2 as a q8_0 GGUF, run by llama.cpp through llama-cpp-python.
+
+Loaded lazily: a search that never needs meaning never loads it (nor imports llama_cpp). Queries
+and documents use separate llama.cpp contexts over the same mmapped weights, so a query typed while
+the index builds in the background is not queued behind an indexing batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from engines.embed.base import EmbedderInfo, EmbedderUnavailable, Kind
+from engines.embed.provenance import MODEL_NAME, default_model_path
+
+# The cosine under which a neighbour is noise in this vector space (title and passage vectors).
+# `.venv/bin/python tools/measure_floor.py`: 34 junk queries (10 of them near the notebook's own
+# subjects: "a vegan lasagne", "wiring a plug socket") reach at most 0.370 on the demo notebook and
+# 0.371 on the olai roadmap (median of per-query maxima 0.22); true paraphrases score 0.403-0.437
+# ("protecting young plants from snails" -> the slugs note 0.403). The floor sits just above junk:
+# a near-topic paraphrase under it (0.320) is lost rather than junk shown as resemblance.
+FLOOR = 0.38
+
+ENABLE_HINT = "run `make` (it writes the GGUF into .venv) or set OLAI_EMBED_MODEL=/path/to/model.gguf"
+
+# Tokens per llama.cpp decode when embedding documents. Texts are packed several to a batch.
+DOCUMENT_BATCH_TOKENS = 256
+MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on sequences of at most 256 word pieces
+
+
+def _threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+class LlamaEmbedder:
+    def __init__(self, model_path: str | os.PathLike | None = None, n_threads: int | None = None) -> None:
+        self.model_path = Path(model_path) if model_path is not None else default_model_path()
+        self.n_threads = n_threads or _threads()
+        self._contexts: dict[str, object] = {}
+        self._locks = {"query": threading.Lock(), "document": threading.Lock()}
+        self._load_lock = threading.Lock()
+        self._info: EmbedderInfo | None = None
+
+    # -- the seam ------------------------------------------------------------------------------
+    def info(self) -> EmbedderInfo:
+        if self._info is None:
+            self._check_file()
+            digest = _sha256_file(self.model_path)
+            llm = self._context("query")
+            self._info = EmbedderInfo(model_id=f"{MODEL_NAME}-{digest[:16]}", dims=int(llm.n_embd()), floor=FLOOR)
+        return self._info
+
+    def embed(self, texts: Sequence[str], kind: Kind) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.info().dims), dtype=np.float32)
+        llm = self._context(kind)
+        with self._locks[kind]:
+            rows = llm.embed([_clean(t) for t in texts], normalize=False, truncate=True)
+        vectors = np.asarray(rows, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise RuntimeError(f"embedder returned shape {vectors.shape} for {len(texts)} texts")
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return vectors / norms
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._context("document").tokenize(_clean(text).encode("utf-8"), add_bos=True))
+
+    # -- loading -------------------------------------------------------------------------------
+    def _check_file(self) -> None:
+        path = self.model_path
+        if not path.exists():
+            raise EmbedderUnavailable(f"no model file at {path}", ENABLE_HINT)
+        try:
+            with open(path, "rb") as fh:
+                magic = fh.read(4)
+        except OSError as exc:
+            raise EmbedderUnavailable(f"model file {path} unreadable: {exc.strerror}", ENABLE_HINT) from exc
+        if magic != b"GGUF":
+            raise EmbedderUnavailable(f"{path} is not a GGUF file", ENABLE_HINT)
+
+    def _context(self, kind: Kind):
+        llm = self._contexts.get(kind)
+        if llm is not None:
+            return llm
+        with self._load_lock:
+            if kind not in self._contexts:
+                self._contexts[kind] = self._load(kind)
+            return self._contexts[kind]
+
+    def _load(self, kind: Kind):
+        self._check_file()
+        # llama.cpp's OpenMP threads spin while they wait; on 2 shared cores a spinning idle thread
+        # starved the other: one short query took ~0.9 s instead of 2-4 ms with a busy neighbour
+        # process, 8-20 ms with passive waiting. Must be set before libgomp loads.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                "llama-cpp-python is not installed", "pip install llama-cpp-python==0.3.36 (or run `make`)"
+            ) from exc
+        n_batch = MAX_TOKENS if kind == "query" else DOCUMENT_BATCH_TOKENS
+        try:
+            return Llama(
+                model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, MAX_TOKENS),
+                n_batch=n_batch, n_ubatch=n_batch, n_threads=self.n_threads,
+                n_threads_batch=self.n_threads, verbose=False,
+            )
+        except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
+            raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", ENABLE_HINT) from exc
+
+
+def _clean(text: str) -> str:
+    # llama.cpp's tokenizer takes UTF-8 bytes; lone surrogates cannot be encoded.
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+_SHA_CACHE: dict[tuple[str, int, int], str] = {}
+
+
+def _sha256_file(path: Path) -> str:
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _SHA_CACHE:
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        _SHA_CACHE[key] = digest.hexdigest()
+    return _SHA_CACHE[key]

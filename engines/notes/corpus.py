@@ -1,0 +1,342 @@
+"""The notes corpus: a folder (or one file) of notes read into Note records.
+
+Bad input never stops a load: each bad file (or outline line) is named once as a Problem and every
+good note still loads. Only a root that is missing, unreadable or not a folder/note file raises
+CorpusError. Nothing is ever written.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+
+FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
+OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
+NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}  # hidden folders (.git, ...) are skipped too
+
+# 5 MB is some 850,000 words: not a note but a log, a dump or a book pasted in. The biggest real notes
+# file here, olai-roadmap.jsonl (181 nodes), is 0.24 MB: 20x headroom. Past the cap, at the 2,125
+# tokens/s measured for the embedder on 2 cores, one such file (~1.2M tokens) would hold up the index
+# for ten minutes; the 50 MB of the bad-input test, for over an hour.
+MAX_FILE_BYTES = 5 * 1024 * 1024
+BINARY_SNIFF_BYTES = 8192  # a NUL byte this early means a binary file, as git and grep decide it
+UTF8_BOM = b"\xef\xbb\xbf"
+LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+# A '#tag' starts with a letter and is not glued to a word, a '/' (URL fragments) or '&' (entities):
+# "PR #56", "bun2nix#2" and "# Heading" are not tags.
+HASHTAG = re.compile(r"(?<![\w&#/])#([^\W\d_][\w-]*(?:/[\w-]+)*)")
+TAGS_LINE = re.compile(r"^[ \t]*tags[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?(?:\n|\Z)", re.S | re.M)
+FRONT_MATTER_TAG_LIST = re.compile(r"^tags[ \t]*:[ \t]*\r?\n((?:[ \t]*-[ \t]+.*(?:\n|$))+)", re.I | re.M)
+SETEXT_UNDERLINE = re.compile(r"^[ \t]*(=+|-+)[ \t]*\r?$")
+
+
+@dataclass(frozen=True)
+class Note:
+    id: str  # relative posix path (files); "relpath#node-id" (outline nodes)
+    title: str  # first heading or first non-empty line (files); `title` (outline)
+    body: str  # the rest of the text as is (files: everything after the title line; outline: `desc`)
+    where: str  # relative path (files); "relpath:LINE", 1-based (outline nodes)
+    path: str  # absolute path of the file it came from
+    tags: tuple[str, ...] = ()  # without the '#'
+    parent: str | None = None  # outline: the parent's Note.id; files: None
+    content_hash: str = ""  # sha256 of title + "\n" + body: the key of its cached vectors
+
+
+@dataclass
+class Problem:
+    path: str  # the file, or "file:LINE", relative to the corpus root, as named to the user
+    cause: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.cause}"
+
+
+@dataclass
+class CorpusLoad:
+    notes: list[Note]
+    problems: list[Problem]
+
+
+class CorpusError(Exception):
+    """The corpus root itself is missing, unreadable or not a folder or note file (one-line message)."""
+
+
+def is_note_file(path: str | os.PathLike) -> bool:
+    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+
+
+def load_corpus(root: str | os.PathLike) -> CorpusLoad:
+    shown = os.fspath(root).replace("\n", "\\n")  # the error is one line, whatever the name
+    top = os.path.abspath(os.fspath(root))
+    try:
+        st = os.stat(top)
+        if stat.S_ISDIR(st.st_mode):
+            os.scandir(top).close()
+        elif not is_note_file(top):
+            raise CorpusError(f"{shown}: not a folder or a note file ({NOTE_KINDS})")
+        elif not stat.S_ISREG(st.st_mode):
+            raise CorpusError(f"{shown}: not a regular file ({_kind_of(st.st_mode)})")
+        else:
+            os.close(os.open(top, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as error:
+        raise CorpusError(f"{shown}: {_cause_of(error)}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        notes, problems = load_file(top, top)
+        return CorpusLoad(notes, problems)
+    files, problems = _find_note_files(top)
+    notes: list[Note] = []
+    for path in files:
+        file_notes, file_problems = load_file(path, top)
+        notes += file_notes
+        problems += file_problems
+    problems.sort(key=lambda p: _natural_key(p.path))
+    return CorpusLoad(notes, problems)
+
+
+def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[Note], list[Problem]]:
+    """The notes of one file (the watcher calls this on change), or the one problem that stops it."""
+    path, root = os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(root))
+    rel = _relative(os.path.basename(path) if path == root else os.path.relpath(path, root))
+    text = _read_text(path)
+    if isinstance(text, Problem):
+        text.path = rel
+        return [], [text]
+    if path.lower().endswith(OUTLINE_SUFFIXES):
+        return _outline_notes(text, rel, path)
+    return [_file_note(text, rel, path)], []
+
+
+def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
+    """Every note-like path under top, sorted by relative path; each real file and folder once.
+
+    Real folders are walked first and symlinks after, so a note reachable both ways keeps its real
+    path as its id. Visited folders are tracked by real path, so a symlink cycle is never followed.
+    """
+    found: dict[tuple[int, int], str] = {}  # (device, inode) -> first path seen: each file once
+    problems: list[Problem] = []
+    seen_folders: set[str] = set()
+    links: list[str] = []
+
+    def rel(path: str) -> str:
+        return _relative(os.path.relpath(path, top))
+
+    def walk(folder: str) -> None:
+        pending = [folder]
+        while pending:
+            current = pending.pop()
+            real = os.path.realpath(current)
+            if real in seen_folders:
+                continue
+            seen_folders.add(real)
+            try:
+                with os.scandir(current) as listing:
+                    entries = sorted(listing, key=lambda e: e.name, reverse=True)
+            except OSError as error:
+                problems.append(Problem(rel(current) + "/", f"folder {_cause_of(error)}"))
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):  # .git, editor swap and lock files
+                    continue
+                try:
+                    if entry.is_symlink():
+                        links.append(entry.path)
+                    elif entry.is_dir(follow_symlinks=False):
+                        if entry.name not in SKIPPED_FOLDERS:
+                            pending.append(entry.path)
+                    elif is_note_file(entry.name):
+                        st = entry.stat(follow_symlinks=False)
+                        found.setdefault((st.st_dev, st.st_ino), entry.path)
+                except OSError as error:
+                    problems.append(Problem(rel(entry.path), _cause_of(error)))
+
+    walk(top)
+    while links:
+        links.sort(reverse=True)
+        link = links.pop()
+        name = os.path.basename(link)
+        try:
+            st = os.stat(link)
+        except OSError as error:
+            # a dangling or looping link is only worth naming if it could have been a note or folder
+            if is_note_file(name) or "." not in name:
+                broken = isinstance(error, FileNotFoundError)
+                problems.append(Problem(rel(link), "broken symlink (no target)" if broken else _cause_of(error)))
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            target = os.path.realpath(link)
+            here = os.path.realpath(os.path.dirname(link))
+            if target in seen_folders:
+                if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
+                    problems.append(Problem(rel(link), "symlink to a folder above it (a cycle): not followed"))
+            elif name not in SKIPPED_FOLDERS:
+                walk(link)
+        elif is_note_file(name):
+            found.setdefault((st.st_dev, st.st_ino), link)
+    return sorted(found.values(), key=rel), problems
+
+
+def _read_text(path: str) -> str | Problem:
+    """The file's text, BOM stripped, or the Problem that makes it unusable (the caller names the path)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            # a FIFO would block the open until someone writes to it; a device may never end
+            return Problem(path, f"not a regular file ({_kind_of(st.st_mode)}): not opened")
+        if st.st_size > MAX_FILE_BYTES:
+            return Problem(path, _too_large(st.st_size))
+        # O_NONBLOCK: should a FIFO have replaced the file since the stat, the open still returns
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return Problem(path, "not a regular file: not read")
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return Problem(path, _cause_of(error))
+    if len(data) > MAX_FILE_BYTES:  # it grew since the stat
+        return Problem(path, _too_large(len(data)))
+    nul = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
+    if nul >= 0:
+        return Problem(path, f"binary (NUL byte at offset {nul})")
+    skipped = len(UTF8_BOM) if data.startswith(UTF8_BOM) else 0
+    try:
+        text = data[skipped:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[skipped + error.start]
+        return Problem(path, f"not UTF-8 (invalid byte 0x{bad:02x} at offset {skipped + error.start})")
+    if not text.strip():
+        return Problem(path, "empty file" if not text else "only whitespace")
+    return text
+
+
+def _file_note(text: str, rel: str, path: str) -> Note:
+    front = FRONT_MATTER.match(text)  # a '---' block that never closes is a rule, not front matter
+    start, front = (front.end(), front.group(1)) if front else (0, "")
+    title, body = "", ""
+    for line, line_end in _lines(text, start):
+        title = line.strip().lstrip("#").strip()
+        if title.strip("-=*_ \t"):  # the first line with words in it: not "###" alone, not a "---" rule
+            body = text[line_end:]
+            heading = line.lstrip().startswith("#")
+            under = next(_lines(body, 0), None)
+            if not heading and under and path.lower().endswith((".md", ".markdown")):
+                if SETEXT_UNDERLINE.match(under[0]):  # "Title\n=====" is a heading too
+                    body = body[under[1]:]
+            break
+    else:  # nothing but rules and bare '#'s
+        title, body = "", text[start:]
+    return _note(rel, title, body, rel, path, _tags_in(text, front), None)
+
+
+def _outline_notes(text: str, rel: str, path: str) -> tuple[list[Note], list[Problem]]:
+    notes: list[Note] = []
+    problems: list[Problem] = []
+    first_line_of: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{rel}:{number}"
+        try:
+            node = json.loads(line)
+        except (ValueError, RecursionError) as error:
+            detail = f"{error.msg}, column {error.colno}" if isinstance(error, json.JSONDecodeError) else "too deep"
+            problems.append(Problem(where, f"malformed JSON ({detail})"))
+            continue
+        if not isinstance(node, dict):
+            problems.append(Problem(where, f"not a JSON object (a {type(node).__name__})"))
+            continue
+        node_id = node.get("id")
+        if isinstance(node_id, int) and not isinstance(node_id, bool):
+            node_id = str(node_id)
+        if not isinstance(node_id, str) or not node_id.strip():
+            problems.append(Problem(where, "node without an `id`: skipped"))
+            continue
+        if "title" not in node and "mirror" in node:
+            continue  # a mirror shows another node (its `mirror` id) in a second place: that node is the note
+        if not isinstance(node.get("title"), str):
+            problems.append(Problem(where, f"node {node_id!r} without a `title`: skipped"))
+            continue
+        if node_id in first_line_of:
+            first = first_line_of[node_id]
+            problems.append(Problem(where, f"duplicate id {node_id!r} (first on line {first}): skipped"))
+            continue
+        first_line_of[node_id] = number
+        desc, parent, listed = node.get("desc"), node.get("parent"), node.get("tags")
+        title = _text(node["title"].strip())
+        body = _text(desc if isinstance(desc, str) else "" if desc is None else json.dumps(desc, ensure_ascii=False))
+        listed = [_text(str(tag).lstrip("#")) for tag in listed] if isinstance(listed, list) else []
+        parent = f"{rel}#{_text(str(parent))}" if isinstance(parent, (str, int)) and str(parent) else None
+        tags = tuple(listed) + _tags_in(title + "\n" + body)
+        notes.append(_note(f"{rel}#{_text(node_id)}", title, body, where, path, tags, parent))
+    return notes, problems
+
+
+def _note(id: str, title: str, body: str, where: str, path: str, tags: tuple[str, ...], parent: str | None) -> Note:
+    digest = hashlib.sha256((title + "\n" + body).encode("utf-8")).hexdigest()
+    return Note(id, title, body, where, path, tuple(dict.fromkeys(tags)), parent, digest)
+
+
+def _lines(text: str, start: int):
+    """(line without its newline, offset just past its newline) from start on; not str.splitlines,
+    which also splits at form feeds and U+2028 and would lose the exact body offsets."""
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end], min(end + 1, len(text))
+        start = end + 1
+
+
+def _tags_in(text: str, front: str = "") -> tuple[str, ...]:
+    """'#hashtags' anywhere, the words of a 'tags:' line, and a front matter's 'tags:' list."""
+    tags = [match.rstrip("-/") for match in HASHTAG.findall(text)]
+    for line in TAGS_LINE.findall(text):
+        words = re.split(r"\s*,\s*" if "," in line else r"\s+", line.strip().strip("[]"))
+        tags += [word.strip("'\"#[] ") for word in words if word.strip("'\"#[] ")]
+    for block in FRONT_MATTER_TAG_LIST.findall(front):
+        tags += [item.strip().strip("'\"#") for item in re.findall(r"-[ \t]+(.+)", block)]
+    return tuple(tag for tag in tags if tag)
+
+
+def _cause_of(error: OSError) -> str:
+    if isinstance(error, PermissionError):
+        return "unreadable (permission denied)"
+    if error.errno == errno.ELOOP:
+        return "symlink loop (too many levels of symbolic links)"
+    if isinstance(error, FileNotFoundError):
+        return "no such file or folder"
+    return (error.strerror or str(error)).lower()
+
+
+def _too_large(size: int) -> str:
+    return f"too large ({size / 1048576:.1f} MB; notes over {MAX_FILE_BYTES // 1048576} MB are skipped)"
+
+
+def _kind_of(mode: int) -> str:
+    kinds = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
+             stat.S_IFBLK: "a block device", stat.S_IFDIR: "a folder"}
+    return kinds.get(stat.S_IFMT(mode), "not a plain file")
+
+
+def _natural_key(rel: str) -> tuple:
+    # problems by path, then by outline line as a number ("a:10" after "a:9")
+    head, _, line = rel.rpartition(":")
+    return (head, int(line)) if line.isdigit() and head else (rel, 0)
+
+
+def _relative(rel: str) -> str:
+    """A relative path as shown in ids and messages: posix slashes, and the bytes of a file name
+    that is not UTF-8 written as \\xNN (they arrive as lone surrogates that no printer takes)."""
+    return rel.replace(os.sep, "/").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _text(value: str) -> str:
+    # a JSON "\ud800" escape decodes to a lone surrogate, which no encoder or printer accepts
+    return LONE_SURROGATE.sub("\ufffd", value)
+

@@ -1,0 +1,230 @@
+"""The semantic index of a notes corpus: passage vectors, built incrementally, searched by cosine.
+
+Vectors come from the vector cache when the passage text was embedded before (by any run), so an
+unchanged note is never embedded twice and one edit re-embeds one note. The index builds in a
+background thread (or inline for `olai-tui index`); until it is done, searches see the notes whose
+passages are all embedded and say ``indexing done/of``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.embed.cache import VectorCache, text_key
+from engines.notes.chunks import passages
+from engines.notes.corpus import Note
+
+EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
+SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
+
+
+@dataclass
+class IndexState:
+    state: str  # idle | building | ready | unavailable | failed
+    done: int  # notes whose passages are all embedded
+    of: int
+    reason: str | None = None
+    enable: str | None = None
+
+
+@dataclass
+class Neighbours:
+    ranked: list[tuple[Note, float]]  # (note, best passage cosine), best first, above the floor
+    above_floor: int  # every note above the floor and not excluded, uncapped
+
+
+class SemanticIndex:
+    def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
+        self.embedder = embedder
+        self.scope = scope
+        self.cache_dir = cache_dir
+        self._cache: VectorCache | None = None
+        self._lock = threading.RLock()
+        self._notes: list[Note] = []
+        self._keys: list[list[bytes]] = []  # per note, its passage keys
+        self._texts: dict[bytes, str] = {}  # passage texts not yet embedded
+        self._version = 0
+        self._matrix_version = -1
+        self._matrix = np.zeros((0, 1), np.float32)
+        self._starts = np.zeros(0, np.int64)
+        self._ready_notes = np.zeros(0, np.int64)
+        self._state = IndexState("idle", 0, 0)
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.embedded_texts: list[str] = []  # passages this process embedded (the rest came from the cache)
+
+    # -- corpus --------------------------------------------------------------------------------
+    def set_notes(self, notes: Sequence[Note]) -> None:
+        with self._lock:
+            self._notes = list(notes)
+            self._keys = []
+            for note in self._notes:
+                keys = []
+                for text in passages(note):
+                    key = text_key(text)
+                    keys.append(key)
+                    self._texts.setdefault(key, text)
+                self._keys.append(keys)
+            self._version += 1
+            if self._state.state == "ready" and self._missing():
+                self._state = IndexState("idle", self._done_count(), len(self._notes))
+
+    def state(self) -> IndexState:
+        with self._lock:
+            if self._state.state in ("idle", "building"):
+                return IndexState(self._state.state, self._done_count(), len(self._notes))
+            return self._state
+
+    # -- building ------------------------------------------------------------------------------
+    def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
+        """Embed every passage not in the cache; blocking. Safe to call again after edits."""
+        try:
+            cache = self._open_cache()
+        except EmbedderUnavailable as exc:
+            return self._settle(IndexState("unavailable", 0, len(self._notes), exc.reason, exc.enable))
+        except Exception as exc:  # noqa: BLE001 - a broken model must never take the exact tier down
+            return self._settle(IndexState("failed", 0, len(self._notes), f"embedder failed: {exc}"))
+        with self._lock:
+            self._state = IndexState("building", self._done_count(), len(self._notes))
+        last_save = time.monotonic()
+        while not self._stop.is_set():
+            with self._lock:
+                missing = self._missing()
+                if not missing:
+                    break
+                # Similar lengths together: llama.cpp packs a batch's texts into one decode.
+                batch = sorted(missing, key=lambda k: len(self._texts[k]))[:EMBED_BATCH]
+                texts = [self._texts[k] for k in batch]
+            try:
+                vectors = self.embedder.embed(texts, "document")
+            except EmbedderUnavailable as exc:
+                return self._settle(IndexState("unavailable", self._done_count(), len(self._notes), exc.reason, exc.enable))
+            except Exception as exc:  # noqa: BLE001
+                return self._settle(IndexState("failed", self._done_count(), len(self._notes), f"embedding failed: {exc}"))
+            with self._lock:
+                cache.put_many(batch, vectors)
+                for k in batch:
+                    self._texts.pop(k, None)
+                self._version += 1
+                self.embedded_texts.extend(texts)
+                done, of = self._done_count(), len(self._notes)
+            if progress:
+                progress(done, of)
+            if time.monotonic() - last_save > SAVE_EVERY_S:
+                cache.save()
+                last_save = time.monotonic()
+        with self._lock:
+            if self._missing():  # stopped early
+                self._state = IndexState("idle", self._done_count(), len(self._notes))
+                cache.save()
+                return self._state
+            keep = {k for keys in self._keys for k in keys}
+        cache.save(keep=keep)
+        return self._settle(IndexState("ready", len(self._notes), len(self._notes)))
+
+    def start(self) -> None:
+        """Build in a background thread (again, if edits arrived since the last build)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            if self._state.state in ("unavailable", "failed"):
+                return
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="olai-notes-index", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            state = self.build()
+            with self._lock:
+                if state.state != "ready" or not self._missing():
+                    return
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def notices(self) -> list[str]:
+        return list(self._cache.notices) if self._cache is not None else []
+
+    # -- searching -----------------------------------------------------------------------------
+    def neighbours(self, query_vector: np.ndarray, floor: float, exclude_ids: set[str], room: int) -> Neighbours:
+        """Notes above the floor, best passage first, leaving out the ids already answered."""
+        with self._lock:
+            self._refresh_matrix()
+            matrix, starts, ready, notes = self._matrix, self._starts, self._ready_notes, self._notes
+        exclude = {i for i, note in enumerate(notes) if note.id in exclude_ids} if exclude_ids else set()
+        if len(ready) == 0:
+            return Neighbours([], 0)
+        scores = matrix @ query_vector.astype(np.float32)
+        best = np.maximum.reduceat(scores, starts) if len(starts) else scores[:0]
+        keep = best >= floor
+        if exclude:
+            keep &= ~np.isin(ready, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
+        candidates = np.flatnonzero(keep)
+        above = len(candidates)
+        if room <= 0 or above == 0:
+            return Neighbours([], above)
+        if above > room:
+            top = candidates[np.argpartition(-best[candidates], room - 1)[:room]]
+        else:
+            top = candidates
+        # Best first; equal scores by corpus order, so answers are deterministic.
+        order = sorted(top.tolist(), key=lambda j: (-float(best[j]), int(ready[j])))
+        return Neighbours([(notes[int(ready[j])], float(best[j])) for j in order], above)
+
+    # -- internals -----------------------------------------------------------------------------
+    def _open_cache(self) -> VectorCache:
+        if self._cache is None:
+            info = self.embedder.info()
+            self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
+        return self._cache
+
+    def _missing(self) -> list[bytes]:
+        cache = self._cache
+        if cache is None:
+            return [k for keys in self._keys for k in keys]
+        seen: set[bytes] = set()
+        out = []
+        for keys in self._keys:
+            for k in keys:
+                if k not in cache and k not in seen:
+                    seen.add(k)
+                    out.append(k)
+        return out
+
+    def _done_count(self) -> int:
+        cache = self._cache
+        if cache is None:
+            return 0
+        return sum(1 for keys in self._keys if all(k in cache for k in keys))
+
+    def _settle(self, state: IndexState) -> IndexState:
+        with self._lock:
+            self._state = state
+        return state
+
+    def _refresh_matrix(self) -> None:
+        if self._matrix_version == self._version or self._cache is None:
+            return
+        cache = self._cache
+        rows, starts, ready = [], [], []
+        for i, keys in enumerate(self._keys):
+            vectors = [cache.get(k) for k in keys]
+            if any(v is None for v in vectors):
+                continue
+            starts.append(len(rows))
+            ready.append(i)
+            rows.extend(vectors)
+        dims = cache.dims
+        self._matrix = np.stack(rows).astype(np.float32, copy=False) if rows else np.zeros((0, dims), np.float32)
+        self._starts = np.asarray(starts, dtype=np.int64)
+        self._ready_notes = np.asarray(ready, dtype=np.int64)
+        self._matrix_version = self._version

