@@ -12,13 +12,10 @@ import os
 import sys
 from pathlib import Path
 
+from olai_tui.errors import UsageError, shown
 from olai_tui.paths import default_corpus
 
 ENGINES = ("notes",)  # products and code join when their engines land
-
-
-class UsageError(Exception):
-    """A bad argument or corpus: one line, exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,9 +102,9 @@ def _corpus(path: str | None, engine: str) -> Path:
         return default_corpus(engine)
     corpus = Path(path)
     if not corpus.exists():
-        raise UsageError(f"{path}: no such file or directory")
+        raise UsageError(f"{shown(path)}: no such file or directory")
     if not os.access(corpus, os.R_OK):
-        raise UsageError(f"{path}: permission denied")
+        raise UsageError(f"{shown(path)}: permission denied")
     return corpus
 
 

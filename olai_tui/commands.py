@@ -10,12 +10,11 @@ from pathlib import Path
 from engines.answer import Answer, collect
 from engines.notes.corpus import CorpusError
 from engines.notes.engine import NotesEngine, parse_tiers
+from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 
 def open_notes(corpus: Path, wait_for_index: bool) -> NotesEngine:
-    from olai_tui.cli import UsageError
-
     try:
         engine = NotesEngine(corpus, wait_for_index=wait_for_index)
     except CorpusError as exc:
@@ -26,8 +25,6 @@ def open_notes(corpus: Path, wait_for_index: bool) -> NotesEngine:
 
 
 def search(engine_name: str, query: str, corpus: Path, limit: int, tiers: str | None, as_json: bool) -> int:
-    from olai_tui.cli import UsageError
-
     try:
         wanted = parse_tiers(tiers)
     except ValueError as exc:

@@ -94,6 +94,11 @@ class VectorCache:
             stat = self.path.stat()
         except FileNotFoundError:
             return
+        except NotADirectoryError:
+            # the cache folder's path is taken by a file: no cache can be kept; say so once
+            self._persist = False
+            self._notice(f"vector cache folder {self.directory} is not a folder; running without persistence")
+            return
         except OSError as exc:
             self._notice(f"vector cache {self.path} unreadable ({exc.strerror}); starting empty")
             return

@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.notes.corpus import CorpusError, Note, Problem, load_corpus
+from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.semantic import SemanticIndex
 
@@ -45,19 +45,19 @@ class NotesEngine:
     tiers = TIERS
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
-                 cache_dir: str | None = None, wait_for_index: bool = False) -> None:
+                 cache_dir: str | None = None, wait_for_index: bool = False,
+                 notes: list[Note] | None = None) -> None:
+        """A corpus folder or file; or ``notes`` already read (a test collection), ``root`` naming them."""
         self.root = Path(root)
-        loaded = load_corpus(self.root)  # CorpusError for a missing/unreadable root
+        # CorpusError for a missing/unreadable root
+        loaded = load_corpus(self.root) if notes is None else CorpusLoad(list(notes), [])
         self.problems: list[Problem] = loaded.problems
         self._embedder = embedder
         self.wait_for_index = wait_for_index
         self._lock = threading.Lock()
-        self._by_file: dict[str, list[Note]] = {}
-        for note in loaded.notes:
-            self._by_file.setdefault(note.path, []).append(note)
         self._semantic: SemanticIndex | None = None
         self._cache_dir = cache_dir
-        self._install(loaded.notes)
+        self.set_notes(loaded.notes)
 
     # -- corpus --------------------------------------------------------------------------------
     @property
@@ -87,11 +87,15 @@ class NotesEngine:
     def reload(self) -> None:
         loaded = load_corpus(self.root)
         self.problems = loaded.problems
+        self.set_notes(loaded.notes)
+
+    def set_notes(self, notes: list[Note]) -> None:
+        """Replace the whole corpus (a reload, a test collection, a benchmark's edit)."""
         with self._lock:
             self._by_file = {}
-            for note in loaded.notes:
+            for note in notes:
                 self._by_file.setdefault(note.path, []).append(note)
-        self._install(loaded.notes)
+        self._install(list(notes))
 
     # -- the semantic index --------------------------------------------------------------------
     @property

@@ -50,7 +50,9 @@ class SemanticIndex:
         self._keys: list[list[bytes]] = []  # per note, its passage keys
         self._texts: dict[bytes, str] = {}  # passage texts not yet embedded
         self._version = 0
+        self._ready_version = -1  # the version the last complete build saw
         self._matrix_version = -1
+        self._position: dict[str, int] = {}
         self._matrix = np.zeros((0, 1), np.float32)
         self._starts = np.zeros(0, np.int64)
         self._ready_notes = np.zeros(0, np.int64)
@@ -69,7 +71,8 @@ class SemanticIndex:
                 for text in passages(note):
                     key = text_key(text)
                     keys.append(key)
-                    self._texts.setdefault(key, text)
+                    if self._cache is None or key not in self._cache:
+                        self._texts.setdefault(key, text)
                 self._keys.append(keys)
             self._version += 1
             if self._state.state == "ready" and self._missing():
@@ -79,11 +82,18 @@ class SemanticIndex:
         with self._lock:
             if self._state.state in ("idle", "building"):
                 return IndexState(self._state.state, self._done_count(), len(self._notes))
+            if self._state.state == "ready" and self._ready_version != self._version:
+                # edited since the last build: ready if nothing new needs embedding
+                done = self._done_count()
+                return IndexState("ready" if done == len(self._notes) else "idle", done, len(self._notes))
             return self._state
 
     # -- building ------------------------------------------------------------------------------
     def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
         """Embed every passage not in the cache; blocking. Safe to call again after edits."""
+        with self._lock:
+            if self._state.state == "ready" and self._ready_version == self._version:
+                return self._state  # nothing changed since the last build: no scan, no save
         try:
             cache = self._open_cache()
         except EmbedderUnavailable as exc:
@@ -91,6 +101,9 @@ class SemanticIndex:
         except Exception as exc:  # noqa: BLE001 - a broken model must never take the exact tier down
             return self._settle(IndexState("failed", 0, len(self._notes), f"embedder failed: {exc}"))
         with self._lock:
+            # texts whose vectors the cache already holds need not be kept
+            for key in [k for k in self._texts if k in cache]:
+                del self._texts[key]
             self._state = IndexState("building", self._done_count(), len(self._notes))
         last_save = time.monotonic()
         while not self._stop.is_set():
@@ -126,6 +139,8 @@ class SemanticIndex:
                 return self._state
             keep = {k for keys in self._keys for k in keys}
         cache.save(keep=keep)
+        with self._lock:
+            self._ready_version = self._version
         return self._settle(IndexState("ready", len(self._notes), len(self._notes)))
 
     def start(self) -> None:
@@ -134,6 +149,8 @@ class SemanticIndex:
             if self._thread is not None and self._thread.is_alive():
                 return
             if self._state.state in ("unavailable", "failed"):
+                return
+            if self._state.state == "ready" and self._ready_version == self._version:
                 return
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="olai-notes-index", daemon=True)
@@ -160,7 +177,8 @@ class SemanticIndex:
         with self._lock:
             self._refresh_matrix()
             matrix, starts, ready, notes = self._matrix, self._starts, self._ready_notes, self._notes
-        exclude = {i for i, note in enumerate(notes) if note.id in exclude_ids} if exclude_ids else set()
+            position = self._position
+        exclude = {position[i] for i in exclude_ids if i in position}
         if len(ready) == 0:
             return Neighbours([], 0)
         scores = matrix @ query_vector.astype(np.float32)
@@ -227,4 +245,5 @@ class SemanticIndex:
         self._matrix = np.stack(rows).astype(np.float32, copy=False) if rows else np.zeros((0, dims), np.float32)
         self._starts = np.asarray(starts, dtype=np.int64)
         self._ready_notes = np.asarray(ready, dtype=np.int64)
+        self._position = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version

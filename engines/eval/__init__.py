@@ -1,0 +1,1 @@
+"""Metrics and the side-by-side runner behind `olai-tui eval` and the benchmarks."""

@@ -1,0 +1,110 @@
+"""`olai-tui bench notes`: the notes engine's speed, memory and quality, printed or as JSON.
+
+Corpora: the demo notebook, the olai roadmap and the Vaswani collection (../shared/data/notes),
+or one `--corpus` of your own. Each is indexed cold into a throwaway cache, so a run takes a few
+minutes (the 11,429 Vaswani abstracts are most of it); `--quick` leaves Vaswani out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+
+from olai_tui.paths import default_corpus
+from olai_tui.errors import UsageError
+from olai_tui.progress import Progress
+
+DEMO_QUERIES = [
+    "seedlings", "protecting young plants from snails", "jam", "sharpening", "my table in the shed rocks",
+    "compost", "keeping blades keen", "copper tape", "rainwater tank leaking at the tap", "varnish",
+    "frost", "what to sow in march", "rust on tools", "pickling", "bench vice",
+]
+ROADMAP_QUERIES = [
+    "search", "nix flake", "command palette", "semantic recall", "mobile", "keyboard shortcuts",
+    "drag and drop", "undo", "agent chat", "sync between devices", "outline mirrors", "dark theme",
+    "export to markdown", "performance of large outlines", "tests in CI",
+]
+
+
+def shared_data() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    return Path(os.environ.get("OLAI_SHARED_DATA", here.parent / "shared" / "data"))
+
+
+def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
+    from engines.embed.base import EmbedderUnavailable
+    from engines.embed.llama import LlamaEmbedder
+    from engines.eval.collections import load_vaswani
+    from engines.notes.bench import bench_corpus, cold_engine
+    embedder = LlamaEmbedder()
+    try:
+        embedder.info()
+    except EmbedderUnavailable as exc:
+        raise UsageError(f"the embedder is unavailable: {exc.reason} (to enable: {exc.enable})") from None
+
+    runs = []
+    if corpus is not None:
+        runs.append((str(corpus), corpus, None, DEMO_QUERIES, None, None))
+    else:
+        vaswani_dir = shared_data() / "notes" / "vaswani"
+        if not quick and vaswani_dir.is_dir():
+            c = load_vaswani(vaswani_dir)
+            ids = sorted(c.queries, key=int)
+            runs.append(("vaswani", vaswani_dir / "doc-text.trec", c.notes, [c.queries[i] for i in ids], c.judged, ids))
+        roadmap = shared_data() / "notes" / "olai-roadmap.jsonl"
+        if roadmap.is_file():
+            runs.append(("olai-roadmap", roadmap, None, ROADMAP_QUERIES, None, None))
+        runs.append(("demo notebook", default_corpus("notes"), None, DEMO_QUERIES, None, None))
+
+    results = []
+    for name, root, notes, queries, judged, ids in runs:
+        engine, cache = cold_engine(root, embedder, notes=notes)
+        try:
+            progress = Progress(f"indexing {name}")
+            result = bench_corpus(name, engine, embedder, queries, judged=judged, query_ids=ids,
+                                  progress=progress, baseline=(name == "vaswani"))
+            progress.finish()
+        finally:
+            engine.close()
+            cache.cleanup()
+        results.append(result)
+
+    report = {"engine": engine_name, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+              "model": embedder.info().model_id, "corpora": results}
+    if as_json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print_report(report)
+    return 0
+
+
+def print_report(report: dict) -> None:
+    print(f"olai-tui bench notes · model {report['model']} · {report['machine']['cpus']} CPUs")
+    print()
+    print("| corpus | notes | query embed p50/p95 ms | exact p50 ms | semantic leg p50 ms | cold build tokens/s | ms/note | warm rebuild ms (passages) | RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in report["corpora"]:
+        if "cold_build" not in r:
+            print(f"| {r['corpus']} | {r['notes']:,} | semantic {r['semantic']['status']}: {r['semantic']['reason']} |")
+            continue
+        e, b, w = r["query_embedding_ms"], r["cold_build"], r["warm_rebuild_after_one_edit"]
+        print(f"| {r['corpus']} | {r['notes']:,} | {e['p50']:.2f} / {e['p95']:.2f} | {r['exact_tier_ms']['p50']:.2f} "
+              f"| {r['semantic_leg_ms']['p50']:.2f} | {b['tokens_per_s']:,} | {b['ms_per_note']:.1f} "
+              f"| {w['ms']:.0f} ({w['passages_embedded']}) | {r['rss_mb_after_indexing']:.0f} |")
+    for r in report["corpora"]:
+        base = r.get("cold_build", {}).get("baseline_one_per_call_tokens_per_s")
+        if base:
+            b = r["cold_build"]
+            print(f"\n{r['corpus']}: cold build {b['seconds']:.0f} s for {b['passages']:,} passages / {b['tokens']:,} tokens; "
+                  f"batched {b['tokens_per_s']:,} tokens/s against {base:,} tokens/s one text per call "
+                  f"(x{b['tokens_per_s'] / base:.2f}, same run)")
+        if "quality" in r:
+            print(f"\n{r['corpus']} quality ({len(r.get('quality', {}))} configurations, {r['query_embedding_ms']['n']} queries):")
+            print("| answer | nDCG@10 | MRR@10 |")
+            print("|---|---:|---:|")
+            for config, q in r["quality"].items():
+                print(f"| {config} | {q['ndcg@10']:.4f} | {q['mrr@10']:.4f} |")
