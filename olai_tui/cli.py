@@ -43,6 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engine", choices=ENGINES)
     p.add_argument("--corpus")
 
+    p = sub.add_parser("eval", help="every configuration side by side on a dataset")
+    p.add_argument("engine", choices=ENGINES)
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
+    p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
+    p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("bench", help="speed, memory and quality figures of an engine")
     p.add_argument("engine", choices=ENGINES)
     p.add_argument("--corpus", help="benchmark this corpus only")
@@ -90,6 +98,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from olai_tui.commands import index
 
         return index(args.engine, _corpus(args.corpus, args.engine))
+    if args.command == "eval":
+        from olai_tui.evaluate import evaluate
+
+        return evaluate(args.engine, args.dataset, args.configs, args.split, args.fresh, args.json)
     if args.command == "bench":
         from olai_tui.bench import bench
 

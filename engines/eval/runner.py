@@ -1,0 +1,164 @@
+"""The side-by-side runner: every configuration over the same requests, through the same scoring code.
+
+A configuration is a function query -> ranked ids. Each request's answer is cached with its timing
+(under ``$XDG_CACHE_HOME/olai-tui/eval/``, keyed by the dataset, the configuration, the model and a
+fingerprint of the engines' source), so a second run only prints; ``fresh=True`` measures again.
+An interrupted run keeps what it had cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from engines.embed.cache import cache_root
+from engines.eval.metrics import mrr_at, ndcg_at, percentile, recall_at
+
+Ranker = Callable[[str], list[str]]
+
+
+@dataclass
+class Request:
+    id: str
+    text: str
+    judged: dict[str, float]  # id -> gain (> 0 relevant)
+    split: str = "dev"
+
+
+@dataclass
+class Outcome:
+    ranked: list[str]
+    ms: float
+
+
+@dataclass
+class Table:
+    engine: str
+    dataset: str
+    split: str
+    metrics: dict[str, dict[str, float]] = field(default_factory=dict)
+    requests: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"engine": self.engine, "dataset": self.dataset, "split": self.split,
+                "configs": {name: {"metrics": m} for name, m in self.metrics.items()}, "requests": self.requests}
+
+
+def split_of(text: str, heldout_share: int = 3) -> str:
+    """dev or heldout, by a hash of the request text: a third held out, the same on every machine."""
+    return "heldout" if hashlib.sha256(text.encode("utf-8")).digest()[0] % heldout_share == 0 else "dev"
+
+
+def ranking_metrics(ranked: Sequence[str], judged: Mapping[str, float]) -> dict[str, float]:
+    return {
+        "ndcg@10": ndcg_at(ranked, judged, 10),
+        "mrr@10": mrr_at(ranked, judged, 10),
+        "recall@1": recall_at(ranked, judged, 1),
+        "recall@10": recall_at(ranked, judged, 10),
+        "recall@100": recall_at(ranked, judged, 100),
+    }
+
+
+def code_fingerprint() -> str:
+    """A hash of every engines/*.py source: a change to the engines measures again."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class AnswerCache:
+    def __init__(self, engine: str, dataset: str, config: str, salt: str, fresh: bool) -> None:
+        key = hashlib.sha256(f"{engine}|{dataset}|{config}|{salt}".encode()).hexdigest()[:20]
+        self.path = cache_root() / "eval" / f"{engine}-{dataset}-{config}-{key}.json"
+        self.rows: dict[str, dict] = {}
+        if not fresh:
+            try:
+                self.rows = json.loads(self.path.read_text())
+            except (OSError, ValueError):
+                self.rows = {}
+        self._dirty = False
+
+    def get(self, query: str) -> Outcome | None:
+        row = self.rows.get(query)
+        return Outcome(row["ranked"], row["ms"]) if row else None
+
+    def put(self, query: str, outcome: Outcome) -> None:
+        self.rows[query] = {"ranked": outcome.ranked, "ms": outcome.ms}
+        self._dirty = True
+
+    def save(self) -> None:
+        if not self._dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as fh:
+                json.dump(self.rows, fh)
+            os.replace(tmp, self.path)
+            self._dirty = False
+        except OSError:
+            pass  # evaluation still reports; it only measures again next time
+
+
+def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping[str, Callable[[], Ranker]],
+        split: str = "both", fresh: bool = False, salt: str = "",
+        progress: Callable[[int, int], None] | None = None) -> list[Table]:
+    """One table per split asked for (dev, heldout, or both), a row per configuration."""
+    salt = salt + code_fingerprint()
+    outcomes: dict[str, dict[str, Outcome]] = {}
+    total, done = len(requests) * len(configs), 0
+    for name, make in configs.items():
+        cache = AnswerCache(engine, dataset, name, salt, fresh)
+        ranker: Ranker | None = None
+        outcomes[name] = {}
+        try:
+            for request in requests:
+                outcome = cache.get(request.text)
+                if outcome is None:
+                    ranker = ranker or make()
+                    start = time.perf_counter()
+                    ranked = ranker(request.text)
+                    outcome = Outcome(ranked, (time.perf_counter() - start) * 1000)
+                    cache.put(request.text, outcome)
+                outcomes[name][request.id] = outcome
+                done += 1
+                if progress:
+                    progress(done, total)
+        finally:
+            cache.save()
+    splits = ["dev", "heldout"] if split == "both" else [split]
+    return [_table(engine, dataset, s, [r for r in requests if r.split == s], outcomes) for s in splits]
+
+
+def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
+           outcomes: Mapping[str, Mapping[str, Outcome]]) -> Table:
+    table = Table(engine, dataset, split)
+    per_request: dict[str, dict] = {r.id: {"id": r.id, "query": r.text, "configs": {}} for r in requests}
+    for name, by_id in outcomes.items():
+        sums: dict[str, float] = {}
+        times = []
+        for r in requests:
+            outcome = by_id[r.id]
+            values = ranking_metrics(outcome.ranked, r.judged)
+            for k, v in values.items():
+                sums[k] = sums.get(k, 0.0) + v
+            times.append(outcome.ms)
+            per_request[r.id]["configs"][name] = {"top": outcome.ranked[:10], "ms": round(outcome.ms, 3),
+                                                   **{k: round(v, 4) for k, v in values.items()}}
+        n = max(1, len(requests))
+        metrics = {k: round(v / n, 4) for k, v in sums.items()}
+        metrics["p50_ms"] = round(percentile(times, 50), 3) if times else 0.0
+        metrics["p90_ms"] = round(percentile(times, 90), 3) if times else 0.0
+        metrics["requests"] = len(requests)
+        table.metrics[name] = metrics
+    table.requests = list(per_request.values())
+    return table
