@@ -57,6 +57,7 @@
             textual
             llama-cpp-python
             numpy
+            bm25s
             rank-bm25
             rapidfuzz
             httpx

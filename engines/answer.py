@@ -73,6 +73,9 @@ class Batch:
     tiers: list[TierReport]
     total: int | None = None  # the running total so far, when this batch changes it
     extras: dict[str, Any] = field(default_factory=dict)
+    # Rows normally append and never move. A tier that reorders what came before (the products
+    # judge) sends the whole new order instead, with replaces=True.
+    replaces: bool = False
 
 
 @dataclass
@@ -85,8 +88,12 @@ class Answer:
     extras: dict[str, Any] = field(default_factory=dict)
 
     def apply(self, batch: Batch) -> None:
-        """Fold one batch in: rows append, a tier's report replaces its earlier one in place."""
-        self.hits.extend(batch.hits)
+        """Fold one batch in: rows append (or replace, for a reordering tier); a tier's report
+        replaces its earlier one in place."""
+        if batch.replaces:
+            self.hits = list(batch.hits)
+        else:
+            self.hits.extend(batch.hits)
         for report in batch.tiers:
             for i, old in enumerate(self.tiers):
                 if old.name == report.name:

@@ -108,3 +108,74 @@ def print_report(report: dict) -> None:
             print("|---|---:|---:|")
             for config, q in r["quality"].items():
                 print(f"| {config} | {q['ndcg@10']:.4f} | {q['mrr@10']:.4f} |")
+
+
+# -- the code engine -----------------------------------------------------------------------------
+CODE_QUERIES = [
+    "where do we throttle requests", "retry with backoff", "load settings from the environment", "hash a password",
+    "expiring cache", "write a file atomically", "order total with tax", "parse a url", "send a request with a timeout",
+    "decode json", "follow redirects", "check a signed token",
+]
+
+
+def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
+    """`olai-tui bench code`: CoSQA (speed and quality, dev and held-out), the standard library,
+    httpx and the demo tree; or one --corpus. --quick: no CoSQA quality, no embedding of httpx."""
+    from engines.code import bench as code_bench
+    from engines.embed.base import EmbedderUnavailable
+    from engines.embed.llama import LlamaEmbedder
+
+    embedder = LlamaEmbedder()
+    try:
+        embedder.info()
+    except EmbedderUnavailable as exc:
+        raise UsageError(f"the embedder is unavailable: {exc.reason} (to enable: {exc.enable})") from None
+    cosqa = shared_data() / "code" / "cosqa"
+    queries = CODE_QUERIES
+    if cosqa.is_dir():
+        from engines.code.cosqa import load_queries
+
+        queries = [q for q, _ in load_queries(cosqa / "cosqa-retrieval-dev-500.json")]
+    results = []
+    if corpus is not None:
+        results.append(code_bench.bench_sources(str(corpus), code_bench.sources_of("tree", corpus), queries, embedder))
+    else:
+        if cosqa.is_dir() and not quick:
+            progress = Progress("embedding the CoSQA functions (once; cached)")
+            results.append(code_bench.bench_cosqa(cosqa, shared_data().parent / "heldout" / "code", embedder, progress))
+            progress.finish()
+        results.append(code_bench.bench_sources("stdlib", code_bench.stdlib_sources, queries))
+        results.append(code_bench.bench_sources("httpx (--modules)", code_bench.sources_of("modules", ["httpx"]),
+                                                queries, None if quick else embedder))
+        results.append(code_bench.bench_sources("demo tree", code_bench.sources_of("tree", default_corpus("code")),
+                                                queries, embedder))
+    report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+              "model": embedder.info().model_id, "corpora": results}
+    if as_json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print_code_report(report)
+    return 0
+
+
+def print_code_report(report: dict) -> None:
+    print(f"olai-tui bench code · model {report['model']} · {report['machine']['cpus']} CPUs")
+    print()
+    print("| corpus | symbols | parse ms | BM25 build ms | parse+build ms per 10k | lexical p50/p95 ms "
+          "| embed ms/symbol (cold) | merged p50/p95 ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in report["corpora"]:
+        lq, cold, merged = r["lexical_query_ms"], r.get("embedding_cold_build"), r.get("merged_query_ms")
+        cold_text = f"{cold['ms_per_symbol']:.1f} ({cold['symbols']})" if cold else "-"
+        merged_text = f"{merged['p50']:.2f} / {merged['p95']:.2f}" if merged else "-"
+        print(f"| {r['corpus']} | {r['symbols']:,} | {r['parse_ms']:.0f} | {r['bm25_build_ms']:.0f} "
+              f"| {r['parse_and_build_ms_per_10k']:.0f} | {lq['p50']:.2f} / {lq['p95']:.2f} "
+              f"| {cold_text} | {merged_text} |")
+    for r in report["corpora"]:
+        for split, configs in r.get("quality", {}).items():
+            print(f"\n{r['corpus']} {split} ({'test-500, never tuned on' if split == 'heldout' else 'dev-500'}):")
+            print("| answer | MRR@10 | recall@1 | recall@10 |")
+            print("|---|---:|---:|---:|")
+            for config, q in configs.items():
+                print(f"| {config} | {q['mrr@10']:.4f} | {q['recall@1']:.4f} | {q['recall@10']:.4f} |")

@@ -15,7 +15,8 @@ from pathlib import Path
 from olai_tui.errors import UsageError, shown
 from olai_tui.paths import default_corpus
 
-ENGINES = ("notes",)  # products and code join when their engines land
+ENGINES = ("notes", "code", "products")
+WORKBENCH = ("notes",)  # engines the app can open on a corpus of your own (code: when its pane lands)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="olai-tui", description="A terminal search workbench: notes, products and code.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    for engine in ENGINES:
+    for engine in WORKBENCH:
         p = sub.add_parser(engine, help=f"open the workbench on your own {engine} corpus")
         p.add_argument("path")
 
@@ -36,12 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--corpus", help="a folder or file (default: the embedded demo)")
     p.add_argument("--limit", type=_positive_int, default=10)
-    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,semantic)")
+    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,semantic; code: lexical,embedding; products: exact,recall,judge)")
+    p.add_argument("--modules", help="code: installed modules to search, comma-separated (instead of --corpus)")
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
 
     p = sub.add_parser("index", help="build or refresh an engine's index, with a progress bar")
     p.add_argument("engine", choices=ENGINES)
     p.add_argument("--corpus")
+    p.add_argument("--modules", help="code: installed modules to index, comma-separated")
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
     p.add_argument("engine", choices=ENGINES)
@@ -85,11 +88,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command is None or args.command in ENGINES:
+    if args.command is None or args.command in WORKBENCH:
         from olai_tui.app import run_app
 
         corpus = _corpus(getattr(args, "path", None), args.command or "notes")
         return run_app(notes_corpus=corpus)
+    if args.command in ("search", "index", "bench") and args.engine == "products":
+        return _products_command(args)
+    if args.command in ("search", "index") and args.engine == "code":
+        return _code_command(args)
+    if getattr(args, "modules", None) is not None:
+        raise UsageError(f"--modules: only the code engine searches installed modules, not {args.engine}")
     if args.command == "search":
         from olai_tui.commands import search
 
@@ -102,11 +111,42 @@ def _dispatch(args: argparse.Namespace) -> int:
         from olai_tui.evaluate import evaluate
 
         return evaluate(args.engine, args.dataset, args.configs, args.split, args.fresh, args.json)
+    if args.command == "bench" and args.engine == "code":
+        from olai_tui.bench import bench_code
+
+        return bench_code(Path(args.corpus) if args.corpus else None, args.json, args.quick)
     if args.command == "bench":
         from olai_tui.bench import bench
 
         return bench(args.engine, Path(args.corpus) if args.corpus else None, args.json, args.quick)
     raise UsageError(f"unknown command {args.command!r}")
+
+
+def _products_command(args: argparse.Namespace) -> int:
+    from olai_tui import commands_products
+
+    if getattr(args, "modules", None) is not None:
+        raise UsageError("--modules: only the code engine searches installed modules, not products")
+    if args.command == "search":
+        corpus = _corpus(args.corpus, "products")
+        return commands_products.search_products(args.query, corpus, args.limit, args.tiers, args.json)
+    if args.command == "index":
+        return commands_products.index_products(_corpus(args.corpus, "products"))
+    return commands_products.bench_products(Path(args.corpus) if args.corpus else None, args.json, args.quick)
+
+
+def _code_command(args: argparse.Namespace) -> int:
+    from olai_tui.commands import index_code, search_code
+
+    if args.modules is not None and args.corpus is not None:
+        raise UsageError("--modules and --corpus: give one or the other")
+    modules = [m.strip() for m in args.modules.split(",") if m.strip()] if args.modules is not None else []
+    if args.modules is not None and not modules:
+        raise UsageError("--modules: no module named (give NAME[,NAME...])")
+    corpus = None if modules else _corpus(args.corpus, "code")
+    if args.command == "index":
+        return index_code(corpus, modules)
+    return search_code(args.query, corpus, modules, args.limit, args.tiers, args.json)
 
 
 def _corpus(path: str | None, engine: str) -> Path:

@@ -78,3 +78,55 @@ def print_answer(answer: Answer, stream=None) -> None:
         chips.append(chip)
     line = " · ".join(chips) + f" · total {answer.total}"
     print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
+
+
+# -- the code engine -----------------------------------------------------------------------------
+def open_code(corpus: Path | None, modules: list[str], wait_for_index: bool):
+    from engines.code.corpus import CorpusError as CodeCorpusError
+    from engines.code.engine import CodeEngine
+
+    try:
+        engine = CodeEngine(corpus, modules=modules, wait_for_index=wait_for_index)
+    except CodeCorpusError as exc:
+        raise UsageError(str(exc)) from None
+    for problem in engine.problems:  # each bad file named once; the good ones are still searched
+        print(f"olai-tui: skipped {problem}", file=sys.stderr)
+    return engine
+
+
+def search_code(query: str, corpus: Path | None, modules: list[str], limit: int, tiers: str | None,
+                as_json: bool) -> int:
+    from engines.code.engine import parse_tiers as parse_code_tiers
+
+    try:
+        wanted = parse_code_tiers(tiers)
+    except ValueError as exc:
+        raise UsageError(f"--tiers: {exc}") from None
+    engine = open_code(corpus, modules, wait_for_index=True)
+    try:
+        answer = collect("code", query, engine.search(query, limit=limit, tiers=wanted))
+    finally:
+        engine.close()
+    notices = engine.notices + (engine.vectors.notices() if engine._vectors is not None else [])
+    for notice in notices:
+        print(f"olai-tui: {notice}", file=sys.stderr)
+    if as_json:
+        json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_answer(answer)
+    return 0
+
+
+def index_code(corpus: Path | None, modules: list[str]) -> int:
+    engine = open_code(corpus, modules, wait_for_index=True)
+    progress = Progress("indexing code")
+    state = engine.build_index(progress=progress)
+    for notice in engine.vectors.notices():
+        print(f"olai-tui: {notice}", file=sys.stderr)
+    if state.state == "ready":
+        progress.finish(f"{state.of:,} symbols, {len(engine.vectors.embedded_texts):,} embedded now")
+        return 0
+    print(f"olai-tui: embedding index {state.state}: {state.reason}" + (f" (to enable: {state.enable})" if state.enable else ""),
+          file=sys.stderr)
+    return 1

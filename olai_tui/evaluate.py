@@ -11,14 +11,29 @@ from olai_tui.progress import Progress
 
 COLUMNS = {  # the figures each engine's table shows, in order
     "notes": ("ndcg@10", "mrr@10", "recall@10", "recall@100", "p50_ms", "p90_ms"),
+    "code": ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms"),
 }
 
 
 def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool) -> int:
-    from engines.eval import runner
+    if engine == "notes":
+        tables = _notes(dataset, configs, split, fresh)
+    elif engine == "code":
+        tables = _code(dataset, configs, split, fresh)
+    elif engine == "products":
+        return _products(dataset, configs, split, as_json)
+    else:
+        raise UsageError(f"no evaluation for {engine}")
+    if as_json:
+        json.dump(_json(tables, engine, dataset, split), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(markdown(tables, COLUMNS[engine]))
+    return 0
 
-    if engine != "notes":
-        raise UsageError(f"no evaluation for {engine} yet (notes: vaswani, cranfield)")
+
+def _notes(dataset: str, configs: str | None, split: str, fresh: bool):
+    from engines.eval import runner
     from engines.eval.notes_eval import CONFIGS, DATASETS, NotesConfigs, requests_of
 
     if dataset not in DATASETS:
@@ -34,16 +49,55 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     tables = runner.run("notes", dataset, requests_of(collection), {n: factories[n] for n in names},
                         split=split, fresh=fresh, progress=progress)
     progress.finish()
+    return tables
+
+
+def _code(dataset: str, configs: str | None, split: str, fresh: bool):
+    from engines.code.evaluation import CONFIGS, CodeConfigs, cosqa_requests
+    from engines.eval import runner
+
+    if dataset != "cosqa":
+        raise UsageError(f"--dataset: unknown dataset {dataset!r} for code (known: cosqa)")
+    names = _configs(configs, CONFIGS)
+    data = shared_data() / "code" / "cosqa"
+    if not data.is_dir():
+        raise UsageError(f"{data}: no such folder")
+    requests = cosqa_requests(data, shared_data().parent / "heldout" / "code")
+    progress = Progress("eval code cosqa")
+    factories = CodeConfigs(data, progress=Progress("indexing cosqa")).factories()
+    tables = runner.run("code", "cosqa", requests, {n: factories[n] for n in names}, split=split, fresh=fresh,
+                        progress=progress)
+    progress.finish()
+    return tables
+
+
+def _products(dataset: str, configs: str | None, split: str, as_json: bool) -> int:
+    from engines.eval.food.run import CONFIGS, evaluate as evaluate_food, markdown as food_markdown
+
+    if dataset != "food":
+        raise UsageError(f"--dataset: unknown dataset {dataset!r} for products (known: food)")
+    names = _configs(configs, tuple(CONFIGS))
+    splits = ["dev", "heldout"] if split == "both" else [split]
+    results = [evaluate_food(s, names) for s in splits]
     if as_json:
-        out = tables[0].to_json() if len(tables) == 1 else {
-            "engine": "notes", "dataset": dataset, "split": split,
-            "configs": {n: {"metrics": {t.split: t.metrics[n] for t in tables}} for n in names},
-            "requests": [r | {"split": t.split} for t in tables for r in t.requests]}
+        out = results[0] if len(results) == 1 else {
+            "engine": "products", "dataset": "food", "split": split,
+            "configs": {n: {"metrics": {r["split"]: r["configs"][n]["metrics"] for r in results}} for n in names},
+            "requests": [q for r in results for q in r["requests"]]}
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print(markdown(tables, COLUMNS["notes"]))
+        print("\n\n".join(food_markdown(r) for r in results))
     return 0
+
+
+def _json(tables, engine: str, dataset: str, split: str) -> dict:
+    if len(tables) == 1:
+        return tables[0].to_json()
+    names = list(tables[0].metrics)
+    return {"engine": engine, "dataset": dataset, "split": split,
+            "configs": {n: {"metrics": {t.split: t.metrics[n] for t in tables}} for n in names},
+            "requests": [r | {"split": t.split} for t in tables for r in t.requests]}
 
 
 def _configs(asked: str | None, known: tuple[str, ...]) -> list[str]:

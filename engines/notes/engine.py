@@ -155,12 +155,12 @@ class NotesEngine:
         yield self._semantic_fill(query, {notes[i].id for i in matched}, room)
 
     def _semantic_fill(self, query: str, answered: set[str], room: int) -> Batch:
-        started = time.perf_counter()
         index = self.semantic
         if self.wait_for_index:
-            index.build()
+            index.build()  # the command line waits for the index (with its own progress line) ...
         else:
             index.start()
+        started = time.perf_counter()  # ... and the tier's time is the answer's, not the build's
         state = index.state()
         if state.state in ("unavailable", "failed"):
             return Batch(hits=[], tiers=[TierReport(SEMANTIC, state.state, None, 0, reason=state.reason,

@@ -1,0 +1,56 @@
+"""CoSQA (../shared/data/code/cosqa): 6,267 Python functions and web queries, read as symbols.
+
+Each published function becomes one symbol whose source is the function exactly as published (so
+its vector is the one any other CoSQA run embeds, and the vector cache is shared). Its name,
+signature and docstring come from ``ast``; the few functions ``ast`` cannot parse (Python 2) keep
+their source and take their name from the ``def`` line.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engines.code.symbols import Symbol, _signature, _unparse, _with_hash, embed_text
+
+DEF_LINE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\))?", re.M)
+SCOPE = "cosqa"  # the vector cache's scope for these functions (one file, shared by every CoSQA run)
+
+
+@dataclass
+class CosqaSplit:
+    symbols: list[Symbol]  # symbol i is the function with retrieval index i
+    queries: list[tuple[str, str]]  # (query text, id of the one correct symbol)
+
+
+def load_functions(folder: str | Path) -> list[Symbol]:
+    codes: dict[str, int] = json.loads((Path(folder) / "code_idx_map.txt").read_text(encoding="utf-8"))
+    by_index = sorted(codes.items(), key=lambda item: item[1])
+    return [function_symbol(code, index) for code, index in by_index]
+
+
+def load_queries(path: str | Path) -> list[tuple[str, str]]:
+    rows = json.loads(Path(path).read_text(encoding="utf-8"))
+    return [(row["doc"], str(row["retrieval_idx"])) for row in rows]
+
+
+def function_symbol(code: str, index: int) -> Symbol:
+    base = Symbol(id=str(index), kind="function", module="cosqa", qualname="", signature="", docstring="",
+                  source=code, where=f"cosqa:{index}", path="", line=1, end_line=code.count("\n") + 1)
+    try:
+        tree = ast.parse(code)
+        node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError, StopIteration):
+        match = DEF_LINE.search(code)
+        symbol = replace(base, qualname=match.group(1) if match else "", signature=(match.group(2) or "") if match else "")
+    else:
+        is_class = isinstance(node, ast.ClassDef)
+        symbol = replace(base, kind="class" if is_class else "function", qualname=node.name,
+                         signature="" if is_class else _signature(node),
+                         docstring=ast.get_docstring(node) or "",
+                         decorators=tuple(_unparse(d) for d in node.decorator_list),
+                         bases=tuple(_unparse(b) for b in node.bases) if is_class else ())
+    return _with_hash(symbol, embed_text(symbol))

@@ -1,0 +1,306 @@
+"""The code engine: BM25 over symbols always answers; an opt-in embedding tier adds meaning.
+
+``search`` yields batches in the envelope of engines/answer.py:
+
+- lexical only (the default): one batch of BM25 hits, the embedding tier reported ``off`` with what
+  enables it.
+- with the embedding tier, while its index is still building: the lexical batch at once, then the
+  symbols embedded so far fill what is left of the limit, marked ``≈`` (``indexing done/of``).
+- with the embedding tier ready: one batch merging both (``merge="fused"``, the default, chosen by
+  measurement; ``merge="fill"`` keeps lexical first and fills with meaning). A query embedding costs
+  milliseconds, so the merged answer is not held back behind a slow model, and a row once shown
+  never moves.
+
+Source never leaves the process: the embedder is always the local llama.cpp one (or one a test
+passes in); a remote endpoint configured for other panes is ignored here, with a notice.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
+from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
+from engines.code.merge import EMBEDDING, MERGES, Merged, fill, fuse
+from engines.code.symbols import Symbol, embed_text
+from engines.code.vectors import VectorIndex
+from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.lexical import top_of
+
+ENGINE = "code"
+TIERS = (LEXICAL, EMBEDDING)
+DEFAULT_TIERS = (LEXICAL,)  # the embedding tier is opt-in (--tiers lexical,embedding, the palette, config)
+CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merge.py) are within it
+ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
+
+
+def recall_switched_off() -> bool:
+    return os.environ.get("OLAI_RECALL", "").strip().lower() in ("off", "0", "false", "no")
+
+
+def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
+    """The tiers asked for, validated (None: the default, lexical only). ValueError names a bad one."""
+    if tiers is None:
+        return DEFAULT_TIERS
+    names = [t.strip() for t in (tiers.split(",") if isinstance(tiers, str) else tiers) if t.strip()]
+    unknown = [t for t in names if t not in TIERS]
+    if unknown:
+        raise ValueError(f"unknown tier {unknown[0]!r} for code (choose from {', '.join(TIERS)})")
+    return tuple(t for t in TIERS if t in names)
+
+
+class CodeEngine:
+    name = ENGINE
+    tiers = TIERS
+
+    def __init__(self, root: str | os.PathLike | None = None, modules: Sequence[str] = (),
+                 embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
+                 merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
+                 remote_endpoint: str | None = None) -> None:
+        """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark).
+
+        Raises CorpusError (one line) when the tree or a module cannot be read.
+        """
+        if merge not in MERGES:
+            raise ValueError(f"unknown merge {merge!r} (choose from {', '.join(MERGES)})")
+        self.merge = merge
+        self.wait_for_index = wait_for_index
+        self.notices: list[str] = []
+        if remote_endpoint:
+            self.notices.append(f"the code pane never sends source anywhere: the configured endpoint "
+                                f"{remote_endpoint} is ignored here; the local model embeds")
+        if symbols is not None:
+            self.sources: list[CodeSource] = []
+            self.root = Path(root) if root is not None else Path(".")
+            loaded = CodeLoad(list(symbols), [], 0)
+        else:
+            if modules:
+                self.sources = module_sources(list(modules))
+            elif root is not None:
+                self.sources = [tree_source(root)]
+            else:
+                raise CorpusError("no corpus: give a folder or --modules")
+            self.root = self.sources[0].root
+            loaded = load_sources(self.sources)
+        self.problems: list[Problem] = loaded.problems
+        self.files = loaded.files
+        self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
+        self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
+        self._embedder = embedder
+        self._cache_dir = cache_dir
+        self._vectors: VectorIndex | None = None
+        self._lock = threading.Lock()
+        self._by_file: dict[str, list[Symbol]] = {}
+        self.set_symbols(loaded.symbols)
+
+    # -- corpus --------------------------------------------------------------------------------
+    @property
+    def symbols(self) -> list[Symbol]:
+        return self._symbols
+
+    def set_symbols(self, symbols: list[Symbol]) -> None:
+        with self._lock:
+            self._by_file = {}
+            for symbol in symbols:
+                self._by_file.setdefault(symbol.path, []).append(symbol)
+        self._install(list(symbols))
+
+    def reload(self) -> None:
+        """Read the whole corpus again (the pane's rebuild); a benchmark's symbols stay as they are."""
+        if not self.sources:
+            return
+        loaded = load_sources(self.sources)
+        self.problems, self.files = loaded.problems, loaded.files
+        self.set_symbols(loaded.symbols)
+
+    def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
+                     rel: str | None = None) -> None:
+        """Take one file's new symbols (none: it was removed or no longer parses); the watcher calls this.
+
+        ``problem``: why the file gives no symbols now; ``rel``: its name in problems, to clear an old one.
+        """
+        with self._lock:
+            named = {rel, problem.path if problem else None} - {None}
+            self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
+            if symbols:
+                self._by_file[path] = symbols
+            else:
+                self._by_file.pop(path, None)
+            merged = [s for p in sorted(self._by_file) for s in self._by_file[p]]
+        self._install(merged)
+        if self._vectors is not None and not self.wait_for_index:
+            self._vectors.start()
+
+    def _install(self, symbols: list[Symbol]) -> None:
+        lexical = LexicalIndex.build(symbols)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
+        with self._lock:
+            self._symbols = symbols
+            self._lexical = lexical
+        if self._vectors is not None:
+            self._vectors.set_texts([embed_text(s) for s in symbols])
+
+    # -- the embedding index -------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from engines.embed.llama import LlamaEmbedder  # lazily: lexical-only use never loads it
+
+            self._embedder = LlamaEmbedder()
+        return self._embedder
+
+    @property
+    def vectors(self) -> VectorIndex:
+        if self._vectors is None:
+            index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
+            index.set_texts([embed_text(s) for s in self._symbols])
+            self._vectors = index
+        return self._vectors
+
+    @property
+    def semantic(self) -> VectorIndex:
+        """The same index under the name the notes engine uses (``state()`` with done/of)."""
+        return self.vectors
+
+    def build_index(self, progress=None):
+        return self.vectors.build(progress=progress)
+
+    def start_indexing(self) -> None:
+        self.vectors.start()
+
+    def close(self) -> None:
+        if self._vectors is not None:
+            self._vectors.stop()
+
+    # -- searching -----------------------------------------------------------------------------
+    def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
+        wanted = parse_tiers(tiers)
+        with self._lock:
+            lexical, symbols = self._lexical, self._symbols
+        started = time.perf_counter()
+        if LEXICAL in wanted:
+            ranked = lexical.search(query, max(limit, CANDIDATES))
+            total = lexical.matches(query) if ranked else 0
+            lexical_report = TierReport(LEXICAL, "answered" if ranked else "empty", _ms(started), min(limit, len(ranked)))
+        else:
+            ranked, total = [], 0
+            lexical_report = TierReport(LEXICAL, "off", None, 0, enable="add lexical to --tiers")
+
+        if EMBEDDING not in wanted or recall_switched_off() or not query.strip():
+            if EMBEDDING not in wanted or recall_switched_off():
+                how = "unset OLAI_RECALL" if recall_switched_off() else ENABLE_EMBEDDING
+                embedding_report = TierReport(EMBEDDING, "off", None, 0, enable=how)
+            else:
+                embedding_report = TierReport(EMBEDDING, "skipped", None, 0, reason="nothing to search for")
+            yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, embedding_report],
+                        total=total)
+            return
+
+        index = self.vectors
+        if self.wait_for_index and index.state().state != "ready":
+            index.build()
+        elif not self.wait_for_index:
+            index.start()
+        state = index.state()
+        if state.state != "ready" or self.merge == "fill":
+            # Lexical at once; meaning (what is embedded so far) fills what is left.
+            shown = fill(ranked, [], limit)
+            yield Batch(hits=self._hits(symbols, shown), tiers=[lexical_report], total=total)
+            if state.state in ("unavailable", "failed"):
+                yield Batch(hits=[], tiers=[TierReport(EMBEDDING, state.state, None, 0, reason=state.reason,
+                                                       enable=state.enable)])
+                return
+            if len(shown) >= limit:
+                yield Batch(hits=[], tiers=[self._embedding_report(index, "skipped", None, 0,
+                                                                   "lexical hits filled the limit")])
+                return
+            started = time.perf_counter()
+            meaning = self._embedding_ranking(query)
+            if isinstance(meaning, TierReport):
+                yield Batch(hits=[], tiers=[meaning])
+                return
+            added = fill(ranked, meaning.ranked, limit)[len(shown):]
+            status = "answered" if added else "empty"
+            yield Batch(hits=self._hits(symbols, added),
+                        tiers=[self._embedding_report(index, status, _ms(started), len(added))],
+                        total=self._union_total(lexical, query, wanted, meaning))
+            return
+
+        started = time.perf_counter()
+        meaning = self._embedding_ranking(query)
+        if isinstance(meaning, TierReport):
+            yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
+            return
+        merged = fuse(ranked, meaning.ranked, limit)
+        embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", _ms(started),
+                                      sum(1 for m in merged if EMBEDDING in m.ranks))
+        lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
+        yield Batch(hits=self._hits(symbols, merged), tiers=[lexical_report, embedding_report],
+                    total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused"})
+
+    def _embedding_ranking(self, query: str) -> "Meaning | TierReport":
+        """The symbols nearest the query above the embedder's floor, best first, and how many there are."""
+        try:
+            info = self.embedder.info()
+            vector = self.embedder.embed([query], "query")[0]
+        except EmbedderUnavailable as exc:
+            return TierReport(EMBEDDING, "unavailable", None, 0, reason=exc.reason, enable=exc.enable)
+        except Exception as exc:  # noqa: BLE001 - meaning failing never takes lexical answers down
+            return TierReport(EMBEDDING, "failed", None, 0, reason=f"embedding the query failed: {exc}")
+        rows, cosines, ranking = self.vectors.scores(vector)
+        if len(rows) == 0:
+            return Meaning([], rows)
+        above = cosines >= info.floor  # the floor is on the embedder's cosine scale
+        # Ordered by the density-corrected score; +2 keeps every corrected score positive for
+        # top_of, which drops what is below the floor (-inf).
+        best = top_of(np.where(above, ranking + 2.0, -np.inf), CANDIDATES)
+        return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above])
+
+    @staticmethod
+    def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
+        """Every symbol above either tier's floor, each counted once, uncapped."""
+        found = set(meaning.above_floor.tolist())
+        if LEXICAL in wanted:
+            found.update(np.flatnonzero(lexical.index.scores(lexical.query_words(query)) > 0).tolist())
+        return len(found)
+
+    def _embedding_report(self, index: VectorIndex, status: str, ms: float | None, count: int,
+                          reason: str | None = None) -> TierReport:
+        state = index.state()
+        if state.state != "ready" and status != "skipped":
+            return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of)
+        return TierReport(EMBEDDING, status, ms, count, reason=reason)
+
+    def _hits(self, symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:
+        hits = []
+        for m in merged:
+            s = symbols[m.position]
+            extras = {"kind": s.kind, "summary": s.summary, "path": s.path, "line": s.line,
+                      "end_line": s.end_line, "ranks": m.ranks,
+                      "scores": {t: round(v, 4) for t, v in m.scores.items()}}
+            if m.fused is not None:
+                extras["fused"] = round(m.fused, 6)
+            marker = RESEMBLANCE if LEXICAL not in m.ranks else ""
+            hits.append(Hit(id=s.id, title=s.title, where=s.where, tier=m.tier, score=round(m.score, 4),
+                            marker=marker, extras=extras))
+        return hits
+
+
+@dataclass
+class Meaning:
+    ranked: list[tuple[int, float]]  # (position, cosine), best first, above the floor, at most CANDIDATES
+    above_floor: np.ndarray  # positions of every symbol above the floor
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+__all__ = ["CodeEngine", "TIERS", "DEFAULT_TIERS", "LEXICAL", "EMBEDDING", "parse_tiers", "CorpusError"]

@@ -1,0 +1,161 @@
+"""Symbols of Python source, read with ``ast``: modules, classes, functions and methods.
+
+The code being indexed is parsed, never imported or run. Each symbol carries what a reader needs to
+recognise it (qualified name, signature, decorators, bases, docstring, path:line) and its own source:
+a class's own lines leave out its methods (they are symbols of their own), a module's leave out its
+classes and functions, so no line is indexed twice.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import textwrap
+from dataclasses import dataclass, field
+
+from engines.lexical import split_identifier
+
+KINDS = ("module", "class", "function", "method")
+
+
+@dataclass(frozen=True)
+class Symbol:
+    id: str  # "relpath::qualname", unique within a corpus
+    kind: str  # module | class | function | method
+    module: str  # dotted module name from the relative path ("service.limits")
+    qualname: str  # within the module ("RateLimiter.allow"); a module's is its dotted name
+    signature: str  # "(self, key: str, cost: int = 1) -> bool"; "" for modules and classes without bases
+    docstring: str
+    source: str  # the symbol's own lines (decorators, header, docstring, body less nested symbols)
+    where: str  # "relpath:line"
+    path: str  # absolute path of the file
+    line: int  # 1-based line of the def/class (of the first line for a module)
+    end_line: int
+    decorators: tuple[str, ...] = ()
+    bases: tuple[str, ...] = ()
+    content_hash: str = field(default="", compare=False)  # sha256 of embed_text(): the vector's key
+
+    @property
+    def title(self) -> str:
+        """The row: ``qualname(signature)``."""
+        return self.qualname + self.signature if self.kind in ("function", "method") else (
+            self.qualname + (f"({', '.join(self.bases)})" if self.bases else ""))
+
+    @property
+    def summary(self) -> str:
+        """The docstring's first non-empty line."""
+        return next((line.strip() for line in self.docstring.splitlines() if line.strip()), "")
+
+    @property
+    def name_words(self) -> list[str]:
+        return split_identifier(self.qualname if self.kind == "module" else self.qualname.replace(".", " "))
+
+
+def embed_text(symbol: Symbol) -> str:
+    """The text the embedding tier embeds: the symbol's own source (header, docstring, body).
+
+    Source as written was what scored best for MiniLM on CoSQA (the function as published there);
+    a module's own lines are prefixed with its dotted name, which its source does not contain.
+    """
+    if symbol.kind == "module":
+        return f"module {symbol.module}\n{symbol.source}".strip()
+    return symbol.source
+
+
+def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:
+    """Every symbol of one file. Raises SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError."""
+    tree = ast.parse(text, filename=rel)
+    lines = text.splitlines(keepends=True)
+    out: list[Symbol] = []
+    seen: dict[str, int] = {}
+
+    def add(kind: str, qualname: str, node: ast.AST | None, start: int, end: int, nested: list[ast.AST],
+            signature: str = "", decorators: tuple[str, ...] = (), bases: tuple[str, ...] = ()) -> None:
+        doc = ast.get_docstring(node, clean=True) if node is not None else None
+        source = _own_source(lines, start, end, nested)
+        key = qualname if qualname not in seen else f"{qualname}@{start}"  # a redefinition, a property setter
+        seen[qualname] = start
+        symbol = Symbol(id=f"{rel}::{key}", kind=kind, module=module, qualname=qualname, signature=signature,
+                        docstring=doc or "", source=source, where=f"{rel}:{start if kind != 'module' else 1}",
+                        path=path, line=start, end_line=end, decorators=decorators, bases=bases)
+        text = embed_text(symbol)
+        out.append(_with_hash(symbol, text))
+
+    top_nested = _nested_defs(tree)
+    add("module", module, tree, 1, max(1, len(lines)), top_nested)
+    # An explicit stack, not recursion: deeply nested code must not exhaust Python's stack here.
+    stack: list[tuple[ast.AST, str, bool]] = [(n, "", False) for n in reversed(top_nested)]
+    while stack:
+        node, prefix, in_class = stack.pop()
+        qualname = f"{prefix}.{node.name}" if prefix else node.name
+        children = _nested_defs(node)
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        decorators = tuple(_unparse(d) for d in node.decorator_list)
+        if isinstance(node, ast.ClassDef):
+            bases = tuple(_unparse(b) for b in node.bases) + tuple(f"{k.arg}={_unparse(k.value)}" if k.arg
+                                                                   else f"**{_unparse(k.value)}" for k in node.keywords)
+            add("class", qualname, node, start, node.end_lineno or start, children, decorators=decorators, bases=bases)
+        else:
+            kind = "method" if in_class else "function"
+            add(kind, qualname, node, start, node.end_lineno or start, children,
+                signature=_signature(node), decorators=decorators)
+        child_prefix = qualname if isinstance(node, ast.ClassDef) else f"{qualname}.<locals>"
+        stack.extend((c, child_prefix, isinstance(node, ast.ClassDef)) for c in reversed(children))
+    out.sort(key=lambda s: (s.line, s.kind != "module"))
+    return out
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")  # where statements nest
+
+
+def _nested_defs(node: ast.AST) -> list[ast.AST]:
+    """Defs in ``node``'s body, also under if/try/with/for/match blocks, but not inside other defs.
+
+    Only statement blocks are walked, never expressions: 4x faster than ast.iter_child_nodes here."""
+    found = []
+    pending = [child for field in _BLOCKS for child in getattr(node, field, ())]
+    while pending:
+        child = pending.pop()
+        if isinstance(child, _DEFS):
+            found.append(child)
+        else:
+            for field in _BLOCKS:
+                pending.extend(getattr(child, field, ()))
+    return sorted(found, key=lambda n: n.lineno)
+
+
+def _own_source(lines: list[str], start: int, end: int, nested: list[ast.AST]) -> str:
+    """Lines start..end (1-based, inclusive) less the lines of nested defs (with their decorators)."""
+    end = min(end, len(lines))
+    kept, line = [], start
+    for n in nested:  # sorted by line; a nested def's lines are one run to leave out
+        first = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])
+        if first > line:
+            kept.append("".join(lines[line - 1:min(first - 1, end)]))
+        line = max(line, (n.end_lineno or first) + 1)
+    if line <= end:
+        kept.append("".join(lines[line - 1:end]))
+    return textwrap.dedent("".join(kept)).rstrip()  # a method reads as it would at top level
+
+
+def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    text = f"({_unparse(node.args)})"
+    if node.returns is not None:
+        text += f" -> {_unparse(node.returns)}"
+    return text
+
+
+def _unparse(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)
+    except (RecursionError, ValueError):  # a pathologically deep default or annotation
+        return "…"
+
+
+def _with_hash(symbol: Symbol, text: str) -> Symbol:
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    object.__setattr__(symbol, "content_hash", digest)
+    return symbol

@@ -1,0 +1,167 @@
+"""Every products configuration over the `food` requests, through one scoring function.
+
+Configurations (issue 6): ``bm25`` (any word over names, brand and description, no rules), ``knn``
+(vectors only), ``hybrid_rrf`` (bm25 + knn top 100s, k = 60, equal weights), ``bm25_rules`` and
+``hybrid_rrf_rules`` (the same inside the hard rules), ``recall`` (smart recall, fused order, no
+judge), ``smart`` (recall + the rules judge). Baselines are what a standard setup ships: no rules,
+no judge, no not-sold answer. ``python -m engines.eval.food.run --split dev`` prints the table.
+
+A product is *right* for a request when its kind is one of the request's kinds and it keeps the
+request's rules as the set's author wrote them (for a code: it is that product). Figures: right
+first, in top 3, recall (right products among the first 40 the ranking saw, over min(right, 40)),
+dropped (requests whose top 3 holds a product breaking a stated claim or avoid-rule), stand-in as
+match (a stand-in kind shown first and called a match), not sold said / due, p50 and p90 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engines.eval.food import FoodRequest, load_food_requests
+from engines.eval.metrics import percentile
+from engines.fusion import rrf
+from engines.lexical import top_of
+from engines.products.catalogue import Product, normal_code
+from engines.products.engine import ProductsEngine
+from engines.products.knowledge import words
+from engines.products.vocabulary import STOPWORDS
+
+CONFIGS = ("bm25", "knn", "hybrid_rrf", "bm25_rules", "hybrid_rrf_rules", "recall", "smart")
+SEEN = 40
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "products"
+
+
+def keeps_rules(p: Product, food: FoodRequest) -> bool:
+    if any(c not in p.claims for c in food.claims):
+        return False
+    return all(a not in p.allergens and a not in p.traces and p.allergen_data for a in food.avoid)
+
+
+def is_right(p: Product, food: FoodRequest) -> bool:
+    if food.code:
+        return any(normal_code(c) == normal_code(food.code) for c in p.codes)
+    return bool(p.kinds) and p.kinds[0] in food.kinds and keeps_rules(p, food)
+
+
+class Configs:
+    def __init__(self, engine: ProductsEngine) -> None:
+        self.e = engine
+
+    def _bm25(self, text: str) -> np.ndarray:
+        return self.e.index.bm25.scores([w for w in words(text) if w not in STOPWORDS])
+
+    def _knn(self, text: str) -> np.ndarray:
+        vectors = self.e.vectors
+        vectors.build()
+        rows, cosine = vectors.cosines(vectors.embedder.embed([text], "query")[0])
+        out = np.full(len(self.e.products), -1.0, np.float32)
+        out[rows] = cosine
+        return out
+
+    def run(self, name: str, text: str) -> tuple[list[int], list[str] | None, list[str] | None]:
+        """(ranked positions, labels or None, flags or None)."""
+        rules = name.endswith("_rules")
+        allowed = self.e.index.masks.allowed(self.e.read(text)) if rules else np.ones(len(self.e.products), bool)
+        if name.startswith("bm25"):
+            return [i for i, _ in top_of(np.where(allowed, self._bm25(text), 0), 100)], None, None
+        if name == "knn":
+            return [i for i, _ in top_of(self._knn(text) + 1.0, 100)], None, None
+        if name.startswith("hybrid_rrf"):
+            lists = {"bm25": [str(i) for i, _ in top_of(np.where(allowed, self._bm25(text), 0), 100)],
+                     "knn": [str(i) for i, _ in top_of(np.where(allowed, self._knn(text) + 1.0, 0), 100)]}
+            return [int(d) for d, _, _ in rrf(lists, k=60)], None, None
+        tiers = "exact,recall" if name == "recall" else None
+        answer = self.e.answer(text, limit=SEEN, tiers=tiers)
+        ids = [self.e.catalogue.by_id[h.id] for h in answer.hits]
+        labels = [h.extras.get("label") for h in answer.hits] if name == "smart" else None
+        return ids, labels, answer.extras.get("flags", [])
+
+
+def score(engine: ProductsEngine, food: FoodRequest, ranked: list[int], labels, flags) -> dict:
+    products = [engine.products[i] for i in ranked]
+    right = [is_right(p, food) for p in products]
+    total_right = sum(is_right(p, food) for p in engine.products)
+    said_not_sold = bool(flags and "not_sold" in flags)
+    shown_as_match = [i for i, lab in enumerate(labels or ["exact"] * len(products)) if lab in ("exact", "variant")]
+    if food.not_sold:
+        first_ok = said_not_sold or not products
+        top3_ok = first_ok
+    else:
+        first = shown_as_match[0] if shown_as_match else None
+        first_ok = first == 0 and right[0] if labels is not None else bool(right[:1] and right[0])
+        top3_ok = any(right[i] for i in (shown_as_match if labels is not None else range(len(products))) if i < 3)
+    dropped = any(not keeps_rules(p, food) for p in products[:3]) if (food.claims or food.avoid) else False
+    top = products[0] if products else None
+    standin_first = bool(top and top.kinds and top.kinds[0] in food.standins and top.kinds[0] not in food.kinds
+                         and (labels is None or labels[0] in ("exact", "variant")))
+    return {"right_first": first_ok, "in_top3": top3_ok, "dropped": dropped, "standin_as_match": standin_first,
+            "recall": (sum(right[:SEEN]) / min(total_right, SEEN)) if total_right else None,
+            "not_sold_said": food.not_sold and said_not_sold, "not_sold_due": food.not_sold}
+
+
+def evaluate(split: str = "dev", configs=CONFIGS, corpus: Path = FIXTURE, progress=None) -> dict:
+    engine = ProductsEngine(corpus, wait_for_index=True)
+    runner = Configs(engine)
+    requests = load_food_requests(split)
+    table: dict[str, dict] = {}
+    per_request = []
+    for name in configs:
+        rows, times = [], []
+        for food in requests:
+            t = time.perf_counter()
+            ranked, labels, flags = runner.run(name, food.text)
+            times.append((time.perf_counter() - t) * 1000)
+            row = score(engine, food, ranked, labels, flags)
+            rows.append(row)
+            per_request.append({"config": name, "text": food.text, "split": food.split,
+                                "top3": [engine.products[i].id for i in ranked[:3]], **row})
+        if progress:
+            progress(name)
+        recalls = [r["recall"] for r in rows if r["recall"] is not None]
+        sold = [r for r, f in zip(rows, requests) if not f.not_sold]
+        table[name] = {"right_first": round(sum(r["right_first"] for r in rows) / len(rows), 3),
+                       "in_top3": round(sum(r["in_top3"] for r in rows) / len(rows), 3),
+                       "recall": round(sum(recalls) / len(recalls), 3) if recalls else None,
+                       "dropped": sum(r["dropped"] for r in rows),
+                       "standin_as_match": sum(r["standin_as_match"] for r in sold),
+                       "not_sold_said": sum(r["not_sold_said"] for r in rows),
+                       "not_sold_due": sum(r["not_sold_due"] for r in rows),
+                       "p50_ms": round(percentile(times, 50), 2), "p90_ms": round(percentile(times, 90), 2)}
+    engine.close()
+    return {"engine": "products", "dataset": "food", "split": split, "requests_count": len(requests),
+            "configs": {n: {"metrics": m} for n, m in table.items()}, "requests": per_request}
+
+
+def markdown(result: dict) -> str:
+    cols = ["right_first", "in_top3", "recall", "dropped", "standin_as_match", "not_sold_said", "p50_ms", "p90_ms"]
+    lines = [f"food, {result['split']} ({result['requests_count']} requests)",
+             "| config | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for name, body in result["configs"].items():
+        m = body["metrics"]
+        cells = [f"{m[c]:.1%}" if c in ("right_first", "in_top3", "recall") and m[c] is not None else
+                 (f"{m['not_sold_said']}/{m['not_sold_due']}" if c == "not_sold_said" else str(m[c])) for c in cols]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engines.eval.food.run")
+    parser.add_argument("--split", choices=("dev", "heldout", "both"), default="dev")
+    parser.add_argument("--configs", default=",".join(CONFIGS))
+    args = parser.parse_args(argv)
+    names = [c for c in args.configs.split(",") if c]
+    unknown = [c for c in names if c not in CONFIGS]
+    if unknown:
+        print(f"unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
+        return 2
+    print(markdown(evaluate(args.split, names, progress=lambda n: print(f"  {n} done", file=sys.stderr))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

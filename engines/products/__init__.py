@@ -1,0 +1,1 @@
+"""Products: catalogue, request reading, hard rules, recall sources, judges and ordering (issue 5)."""

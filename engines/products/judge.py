@@ -1,0 +1,130 @@
+"""The judge: request + candidates + deadline -> for each candidate exact | variant | standin | no.
+
+``RulesJudge`` (the default: offline, milliseconds) labels from the knowledge map and product data:
+the kind the words name is the thing (exact, or a variant when the form or the pack differs from
+what was said); a kind the map lets stand in for it is a stand-in; anything else is not it. The
+HTTP judge (``http_judge.py``) speaks the same protocol. ``check_labels`` is code checking any judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from engines.lexical import fold
+from engines.products.catalogue import Product
+from engines.products.knowledge import KnowledgeMap, words
+from engines.products.request import Request
+
+LABELS = ("exact", "variant", "standin", "no")
+
+
+@dataclass
+class Judgement:
+    label: str  # exact | variant | standin | no
+    confidence: float  # 0..1
+    why: str = ""
+
+
+class JudgeFailed(Exception):
+    """The judge gave no usable answer in time; ``reason`` says why (the fused order answers)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Judge(Protocol):
+    name: str
+
+    def judge(self, request: Request, candidates: Sequence[Product], deadline_s: float) -> list[Judgement]:
+        """One judgement per candidate, in order; raises JudgeFailed."""
+        ...
+
+
+class RulesJudge:
+    name = "rules"
+
+    def __init__(self, knowledge: KnowledgeMap) -> None:
+        self.knowledge = knowledge
+
+    def judge(self, request: Request, candidates: Sequence[Product], deadline_s: float = 1.0) -> list[Judgement]:
+        return [self.judge_one(request, p) for p in candidates]
+
+    def judge_one(self, request: Request, product: Product) -> Judgement:
+        if request.code:
+            return Judgement("exact", 1.0, "the code said") if _has_code(product, request.code) else \
+                Judgement("no", 1.0, "another code")
+        text_words = set(w for n in product.all_names() + [product.brand] for w in words(n))
+        if request.kinds:
+            shared = [k for k in product.kinds if k in request.kinds]
+            if shared:
+                first = product.kinds[0] in request.kinds
+                missing = [t for t in request.terms if not _said_in(t, text_words)]
+                if request.forms and not any(_said_in(f, text_words) for f in request.forms):
+                    missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
+                pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
+                if first and not missing and not pack_differs:
+                    return Judgement("exact", 0.9, f"a {self.knowledge.kinds[shared[0]].label()}")
+                why = [f"'{t}' not in its name" for t in missing] + (["another pack size"] if pack_differs else [])
+                if not first:
+                    why.append(f"mainly a {self.knowledge.kinds[product.kinds[0]].label()}")
+                return Judgement("variant", 0.7, "; ".join(why))
+            for k in product.kinds[:1]:
+                for wanted in request.kinds:
+                    if self.knowledge.can_stand_in(k, wanted):
+                        return Judgement("standin", 0.6, f"a {self.knowledge.kinds[k].label()} can stand in "
+                                                         f"for {self.knowledge.kinds[wanted].label()}")
+            return Judgement("no", 0.8, "another kind")
+        if request.uses:
+            kind = product.kinds[0] if product.kinds else None
+            if kind and all(self.knowledge.serves(kind, u) for u in request.uses):
+                return Judgement("exact", 0.8, f"{self.knowledge.kinds[kind].label()} serves {', '.join(request.uses)}")
+            return Judgement("no", 0.7, "serves another use")
+        said = list(request.terms)
+        if request.brand and fold(request.brand) == fold(product.brand) and not said:
+            return Judgement("exact", 0.8, "the brand said")
+        if said:
+            # words alone, no kind known: the name (not the brand: "Food Lion") must carry them; an
+            # English head comes last, so a partial match counts only when it holds the last word
+            name_words = set(w for n in product.all_names() for w in words(n))
+            found = [t for t in said if _said_in(t, name_words)]
+            if len(found) == len(said):
+                return Judgement("exact", 0.7, "every word said is in its name")
+            if said[-1] in found and len(found) * 2 >= len(said):
+                return Judgement("variant", 0.5, f"{len(found)} of {len(said)} words in its name")
+        return Judgement("no", 0.6, "none of the words said")
+
+
+def _said_in(term: str, text_words: set[str]) -> bool:
+    return term in text_words or (len(term) >= 4 and any(term in w for w in text_words))
+
+
+def _has_code(product: Product, code: str) -> bool:
+    from engines.products.catalogue import normal_code
+
+    return any(normal_code(c) == normal_code(code) for c in product.codes)
+
+
+def check_labels(request: Request, candidates: Sequence[Product], judgements: list[Judgement],
+                 knowledge: KnowledgeMap) -> list[Judgement]:
+    """Code checks the judge: a product called the thing itself is relabelled a stand-in when it is of
+    another family than the words name (but can do its job), or names another animal or fish
+    ("chicken" for "turkey mince"); called the thing while of no kind related to the words: not it."""
+    if not request.kinds:
+        return judgements
+    wanted = [knowledge.kinds[k] for k in request.kinds]
+    out = []
+    for product, j in zip(candidates, judgements):
+        kind = knowledge.kinds.get(product.kinds[0]) if product.kinds else None
+        if j.label in ("exact", "variant") and kind is not None and kind.id not in request.kinds:
+            animals = {w.animal for w in wanted if w.animal}
+            if kind.animal and animals and kind.animal not in animals:
+                j = Judgement("standin", j.confidence, f"{kind.animal}, not {'/'.join(sorted(animals))}")
+            elif kind.family not in {w.family for w in wanted}:
+                if any(knowledge.can_stand_in(kind.id, w.id) for w in wanted):
+                    j = Judgement("standin", j.confidence, f"a {kind.label()} stands in; another family")
+                else:
+                    j = Judgement("no", j.confidence, f"a {kind.label()} is not a {wanted[0].label()}")
+        out.append(j)
+    return out

@@ -1,0 +1,148 @@
+"""The knowledge map: kinds of product, their names in English, Finnish and Swedish, uses and stand-ins.
+
+The map is data (``fixtures/products/knowledge.json``, written by hand; Finnish and Swedish names
+checked against Fineli's generic food names). It answers four questions for the rest of the engine:
+which kinds a product is (from its Open Food Facts categories, else from words in its name), which
+kinds and uses a buyer's words name, which kinds can stand in for a kind, and the family of a kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from engines.lexical import fold
+
+KNOWLEDGE_FILE = "knowledge.json"
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def words(text: str) -> tuple[str, ...]:
+    return tuple(_WORDS.findall(fold(text)))
+
+
+def default_knowledge_path() -> Path:
+    beside = Path(__file__).resolve().parents[2] / "fixtures" / "products" / KNOWLEDGE_FILE
+    if beside.is_file():
+        return beside
+    return Path(sys.prefix) / "share" / "olai-tui" / "fixtures" / "products" / KNOWLEDGE_FILE
+
+
+@dataclass(frozen=True)
+class Kind:
+    id: str
+    family: str
+    labels: dict[str, str]  # en / fi / sv
+    aliases: tuple[str, ...]
+    categories: frozenset[str]
+    not_categories: frozenset[str]
+    uses: tuple[str, ...]
+    standins: tuple[str, ...]  # kinds that can stand in for this one
+    contains: tuple[str, ...]  # allergens it holds by its nature
+    animal: str | None
+    fresh: bool
+
+    def label(self, lang: str = "en") -> str:
+        return self.labels.get(lang) or self.labels["en"]
+
+    def phrases(self) -> list[str]:
+        return [*self.labels.values(), *self.aliases]
+
+
+class KnowledgeMap:
+    def __init__(self, data: dict, origin: str = "") -> None:
+        self.origin = origin
+        self.kinds: dict[str, Kind] = {}
+        for raw in data["kinds"]:
+            kind = Kind(raw["id"], raw.get("family", raw["id"]),
+                        {lang: raw[lang] for lang in ("en", "fi", "sv") if raw.get(lang)},
+                        tuple(raw.get("aliases", ())), frozenset(raw.get("categories", ())),
+                        frozenset(raw.get("not_categories", ())), tuple(raw.get("uses", ())),
+                        tuple(raw.get("standins", ())), tuple(raw.get("contains", ())), raw.get("animal"),
+                        bool(raw.get("fresh")))
+            self.kinds[kind.id] = kind
+        self.uses: dict[str, tuple[str, ...]] = {
+            use: tuple(p for lang in ("en", "fi", "sv") for p in phrases.get(lang, ()))
+            for use, phrases in data.get("uses", {}).items()}
+        # folded phrase -> kinds it names; folded phrase -> the use it names
+        self.kind_phrases: dict[tuple[str, ...], list[str]] = {}
+        for kind in self.kinds.values():
+            for phrase in kind.phrases():
+                key = words(phrase)
+                if key and kind.id not in self.kind_phrases.setdefault(key, []):
+                    self.kind_phrases[key].append(kind.id)
+        self.use_phrases: dict[tuple[str, ...], str] = {}
+        for use, phrases in self.uses.items():
+            for phrase in phrases:
+                self.use_phrases.setdefault(words(phrase), use)
+        self.by_category: dict[str, list[str]] = {}
+        for kind in self.kinds.values():
+            for c in kind.categories:
+                self.by_category.setdefault(c, []).append(kind.id)
+        # single words of kind phrases, for compounds ("luomumaito" ends with "maito")
+        self.kind_heads = sorted({k[0] for k in self.kind_phrases if len(k) == 1 and len(k[0]) >= 4},
+                                 key=len, reverse=True)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "KnowledgeMap":
+        path = Path(path) if path is not None else default_knowledge_path()
+        with open(path, encoding="utf-8") as handle:
+            return cls(json.load(handle), str(path))
+
+    @classmethod
+    def for_catalogue(cls, root: Path) -> "KnowledgeMap":
+        """The map beside a catalogue folder when it has one, else the default."""
+        own = root / KNOWLEDGE_FILE if root.is_dir() else root.parent / KNOWLEDGE_FILE
+        return cls.load(own if own.is_file() else None)
+
+    # -- products ------------------------------------------------------------------------------
+    def kinds_of(self, categories: Iterable[str], names: Iterable[str]) -> tuple[tuple[str, ...], bool]:
+        """(kinds most specific first, by_category). Categories decide; the name only when they are silent."""
+        position = {c: i for i, c in enumerate(categories)}
+        best: dict[str, int] = {}
+        for c, i in position.items():
+            for kind_id in self.by_category.get(c, ()):
+                best[kind_id] = max(best.get(kind_id, -1), i)
+        scored = [(-i, k) for k, i in best.items() if not self.kinds[k].not_categories.intersection(position)]
+        if scored:
+            return tuple(k for _, k in sorted(scored)), True
+        found: list[tuple[int, int, str]] = []
+        for name in names:
+            seq = words(name)
+            for size in (3, 2, 1):
+                for start in range(len(seq) - size + 1):
+                    for kind_id in self.kind_phrases.get(seq[start:start + size], ()):
+                        found.append((-size, -start, kind_id))  # English heads come last: "butter beans"
+        ordered = list(dict.fromkeys(k for _, _, k in sorted(found)))
+        return tuple(ordered), False
+
+    def assign(self, products) -> None:
+        for product in products:
+            if product.kinds:  # a loader that knows better (tests, another map) keeps its kinds
+                continue
+            kinds, by_category = self.kinds_of(product.categories, product.all_names())
+            product.kinds = kinds
+            product.kind_from = ("category" if by_category else "name") if kinds else ""
+            first = self.kinds.get(kinds[0]) if kinds else None
+            product.fresh = bool(first and first.fresh and by_category and len(words(product.ingredients)) <= 2)
+
+    # -- relations -----------------------------------------------------------------------------
+    def can_stand_in(self, candidate: str, wanted: str) -> bool:
+        kind = self.kinds.get(wanted)
+        return bool(kind and candidate in kind.standins)
+
+    def family(self, kind_id: str) -> str | None:
+        kind = self.kinds.get(kind_id)
+        return kind.family if kind else None
+
+    def serves(self, kind_id: str, use: str) -> bool:
+        kind = self.kinds.get(kind_id)
+        return bool(kind and use in kind.uses)
+
+    def kind_text(self, kind_id: str) -> str:
+        kind = self.kinds.get(kind_id)
+        return " / ".join(dict.fromkeys(kind.labels.values())) if kind else ""

@@ -1,0 +1,273 @@
+"""Reading a buyer's words: kinds, claims, allergens to avoid, uses, brand, pack size, product code.
+
+"laktoositon maito 1 l" -> kind milk, claim lactose-free, pack 1 l. A misspelt claim word is read as
+the claim (never looser) with a note ("read 'laktositon' as lactose-free"); "without soy", "nut-free",
+"pähkinätön", "utan nötter" are allergens to avoid; "kahviin", "for whipping" are uses; a brand is
+one of the catalogue's brands; a run of 8 to 14 digits is a product code (then a lookup only).
+Whatever is left is ``terms``: words that narrow the thing ("oat" in "oat drink").
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+from rapidfuzz.distance import OSA
+
+from engines.lexical import fold
+from engines.products.catalogue import MULTIPACK, SINGLE, Quantity, parse_quantity
+from engines.products.knowledge import KnowledgeMap, words
+from engines.products.vocabulary import (ALLERGENS, AVOID_ALSO, AVOID_STEMS, AVOID_WORDS, CLAIM_WORDS, CLAIMS,
+                                         FREE_SUFFIXES, STOPWORDS, WITHOUT_WORDS)
+
+MAX_QUERY_CHARS = 300  # a request longer than this is read from its start, and the answer says so
+CODE = re.compile(r"(?<!\d)(\d{8,14})(?!\d)")
+ANIMAL_ALLERGENS = frozenset({"milk", "eggs", "fish", "crustaceans", "molluscs"})
+MEATLESS_CLAIMS = ("vegan", "vegetarian")
+# Words that name an animal product outright: with "vegan" beside them the request contradicts itself.
+ANIMAL_WORDS = frozenset({"whey", "hera", "heraproteiini", "vassle", "vassleprotein", "casein", "kaseiini",
+                          "kasein", "gelatin", "gelatine", "liivate"})
+
+
+@dataclass
+class Request:
+    text: str
+    kinds: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()
+    avoid: frozenset[str] = frozenset()
+    uses: tuple[str, ...] = ()
+    brand: str | None = None
+    pack: Quantity | None = None
+    code: str | None = None
+    terms: tuple[str, ...] = ()  # content words not read as anything else
+    forms: tuple[str, ...] = ()  # words of a kind's alias that narrow it ("oat" in "oat drink", "greek")
+    said: tuple[str, ...] = ()  # every content word as said (kinds, terms, brand): for lexical recall
+    notes: list[str] = field(default_factory=list)
+    contradiction: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.kinds or self.claims or self.avoid or self.uses or self.brand or self.code or self.terms)
+
+    def understood(self) -> dict:
+        return {
+            "kinds": list(self.kinds), "claims": [CLAIMS[c] for c in self.claims],
+            "avoid": sorted(ALLERGENS[a] for a in self.avoid), "uses": list(self.uses), "brand": self.brand,
+            "pack": str(self.pack) if self.pack else None, "code": self.code, "terms": list(self.terms),
+            "notes": list(self.notes),
+        }
+
+
+class RequestReader:
+    """Reads requests against one knowledge map and one catalogue's brands and words."""
+
+    def __init__(self, knowledge: KnowledgeMap, brands: list[str] = (), vocabulary: set[str] | None = None) -> None:
+        self.knowledge = knowledge
+        self.vocabulary = vocabulary or set()
+        self._local = threading.local()  # the words as typed, per reading thread (the pane reads in workers)
+        self.claim_phrases = {words(p): c for c, ps in CLAIM_WORDS.items() for p in ps}
+        self.avoid_phrases = {words(p): a for a, ps in AVOID_WORDS.items() for p in ps}
+        self.without = {words(p) for p in WITHOUT_WORDS}
+        self.free = set(FREE_SUFFIXES)
+        known = set(knowledge.kind_phrases) | set(self.claim_phrases) | set(knowledge.use_phrases)
+        self.brand_phrases: dict[tuple[str, ...], str] = {}
+        for brand in brands:
+            key = words(brand)
+            if key and not key[0].isdigit() and len("".join(key)) >= 3 and key not in known \
+                    and not all(w in STOPWORDS or w in self.free for w in key):
+                self.brand_phrases.setdefault(key, brand)
+        self.claim_single = sorted({p[0] for p in self.claim_phrases if len(p) == 1 and len(p[0]) >= 5})
+        self.kind_single = sorted({p[0] for p in knowledge.kind_phrases if len(p) == 1 and len(p[0]) >= 4})
+
+    def read(self, query: str) -> Request:
+        notes: list[str] = []
+        text = query.strip()
+        if len(text) > MAX_QUERY_CHARS:
+            notes.append(f"read the first {MAX_QUERY_CHARS} of {len(text)} characters")
+            text = text[:MAX_QUERY_CHARS]
+        request = Request(text=query, notes=notes)
+        self._local.shown = {fold(w): w for w in re.findall(r"[^\W_]+", text)}  # folded word -> as typed
+        folded = fold(text)
+        code = CODE.search(folded)
+        if code:
+            request.code = code.group(1)
+            folded = folded[: code.start()] + " " + folded[code.end():]
+        pack = MULTIPACK.search(folded) or SINGLE.search(folded)
+        if pack:
+            request.pack = parse_quantity(pack.group(0))
+            notes.append(f"read '{pack.group(0).strip()}' as the pack size {request.pack}")
+            folded = folded[: pack.start()] + " " + folded[pack.end():]
+        self._read_words(words(folded), request)
+        self._check_contradictions(request)
+        return request
+
+    # -- the words -------------------------------------------------------------------------------
+    def _read_words(self, seq: tuple[str, ...], request: Request) -> None:
+        kinds: list[str] = []
+        claims: list[str] = []
+        avoid: set[str] = set()
+        uses: list[str] = []
+        terms: list[str] = []
+        said: list[str] = []
+        forms: list[str] = []
+        i = 0
+        while i < len(seq):
+            step, what = self._phrase_at(seq, i)
+            kind_of, value = what
+            said_here = " ".join(self._local.shown.get(w, w) for w in seq[i:i + step])
+            if kind_of == "claim":
+                claims.append(value)
+                request.notes.append(f"read '{said_here}' as {CLAIMS[value]}")
+            elif kind_of == "avoid":
+                avoid.add(value)
+                request.notes.append(f"read '{said_here}' as no {ALLERGENS[value]}")
+            elif kind_of == "use":
+                uses.append(value)
+                # the use's own words still find products named by them ("whip" in "Heavy Whipping Cream")
+                said.extend(w for w in seq[i:i + step] if w not in STOPWORDS and len(w) >= 4)
+            elif kind_of == "brand":
+                request.brand = value
+                said.extend(seq[i:i + step])
+            elif kind_of == "kind":
+                kinds.extend(k for k in value if k not in kinds)
+                said.extend(seq[i:i + step])
+                forms.extend(self._form_words(seq[i:i + step], value))
+                if seq[i:i + step] in self.knowledge.use_phrases:
+                    uses.append(self.knowledge.use_phrases[seq[i:i + step]])
+                # "vegan butter" names a kind and a claim: the claim is kept, never dropped
+                claims.extend(self.claim_phrases[(w,)] for w in seq[i:i + step] if (w,) in self.claim_phrases)
+            elif kind_of == "word":
+                self._read_word(seq[i], kinds, claims, avoid, terms, said, request.notes)
+            i += step
+        for allergen in list(avoid):
+            also = [a for a in AVOID_ALSO.get(allergen, ()) if a not in avoid]
+            avoid.update(also)
+            if also:
+                request.notes.append(f"no {ALLERGENS[allergen]} also keeps out {', '.join(ALLERGENS[a] for a in also)}")
+        if "gluten" in avoid and "gluten_free" not in claims:  # "without gluten" asks for gluten-free
+            claims.append("gluten_free")
+            request.notes.append("read 'no gluten' as gluten-free")
+        request.kinds = tuple(kinds)
+        request.claims = tuple(dict.fromkeys(claims))
+        request.avoid = frozenset(avoid)
+        request.uses = tuple(dict.fromkeys(uses))
+        request.terms = tuple(terms)
+        request.forms = tuple(dict.fromkeys(f for f in forms if (f,) not in self.claim_phrases))
+        request.said = tuple(dict.fromkeys(said))
+
+    def _phrase_at(self, seq: tuple[str, ...], i: int) -> tuple[int, tuple[str, object]]:
+        """The longest phrase starting at ``i``: (words used, (what it is, value))."""
+        for size in range(min(5, len(seq) - i), 0, -1):
+            chunk = seq[i:i + size]
+            if chunk in self.claim_phrases:
+                return size, ("claim", self.claim_phrases[chunk])
+            for cut in range(1, size):  # "without soy", "free from nuts", "ilman soijaa"
+                if chunk[:cut] in self.without and chunk[cut:] in self.avoid_phrases:
+                    return size, ("avoid", self.avoid_phrases[chunk[cut:]])
+            if size >= 2 and chunk[-1] in self.free and chunk[:-1] in self.avoid_phrases:  # "nut free"
+                return size, ("avoid", self.avoid_phrases[chunk[:-1]])
+            if chunk in self.knowledge.kind_phrases and not (size == 1 and chunk[0] in STOPWORDS):
+                # a kind first: "pastasås" is a kind and a use; never a stopword ("thé" folds to "the")
+                return size, ("kind", self.knowledge.kind_phrases[chunk])
+            if chunk in self.knowledge.use_phrases:
+                return size, ("use", self.knowledge.use_phrases[chunk])
+            if chunk in self.brand_phrases:
+                return size, ("brand", self.brand_phrases[chunk])
+        if seq[i] in STOPWORDS or seq[i] in self.without:
+            return 1, ("stop", None)
+        return 1, ("word", None)
+
+    def _form_words(self, chunk: tuple[str, ...], kind_ids) -> list[str]:
+        """The words of an alias said that its kinds' own labels do not hold: what narrows the kind."""
+        label_words = {w for k in kind_ids for label in self.knowledge.kinds[k].labels.values() for w in words(label)}
+        if any(chunk == words(label) for k in kind_ids for label in self.knowledge.kinds[k].labels.values()):
+            return []
+        return [w for w in chunk if w not in label_words and w not in STOPWORDS and len(w) >= 3]
+
+    def _read_word(self, word: str, kinds, claims, avoid, terms, said, notes) -> None:
+        allergen = self._free_compound(word)
+        if allergen:
+            avoid.add(allergen)
+            notes.append(f"read '{self._local.shown.get(word, word)}' as no {ALLERGENS[allergen]}")
+            return
+        for head in self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
+            if word.endswith(head) and len(word) - len(head) >= 3:
+                prefix = word[: -len(head)]
+                claim = self.claim_phrases.get((prefix,))
+                if claim:
+                    claims.append(claim)
+                    notes.append(f"read '{self._local.shown.get(word, word)}' as {CLAIMS[claim]} {head}")
+                else:
+                    terms.append(prefix)
+                kinds.extend(k for k in self.knowledge.kind_phrases[(head,)] if k not in kinds)
+                said.append(word)
+                return
+        if word not in self.vocabulary and len(word) >= 5:
+            claim_word = _nearest(word, self.claim_single, lambda w: self.claim_phrases[(w,)])
+            if claim_word:
+                claim = self.claim_phrases[(claim_word,)]
+                claims.append(claim)
+                notes.append(f"read '{self._local.shown.get(word, word)}' as {CLAIMS[claim]} "
+                             f"(the nearest claim word, '{claim_word}')")
+                return
+        if word not in self.vocabulary and len(word) >= 4:
+            kind_word = _nearest(word, self.kind_single, lambda w: tuple(self.knowledge.kind_phrases[(w,)]))
+            if kind_word:
+                kinds.extend(k for k in self.knowledge.kind_phrases[(kind_word,)] if k not in kinds)
+                notes.append(f"read '{self._local.shown.get(word, word)}' as '{kind_word}'")
+                said.append(kind_word)
+                return
+        if not word.isdigit() or len(word) > 1:
+            terms.append(word)
+            said.append(word)
+
+    def _free_compound(self, word: str) -> str | None:
+        """Finnish "-ton/-tön" and Swedish "-fri" compounds: pähkinätön, soijaton, nötfri, mjölkfri."""
+        for suffix in ("ttomat", "tonta", "ton", "fritt", "fria", "fri"):
+            if word.endswith(suffix) and len(word) > len(suffix) + 2:
+                stem = word[: -len(suffix)]
+                for allergen, stems in AVOID_STEMS.items():
+                    if stem in stems or any(stem == s[:-1] for s in stems if len(s) >= 5):
+                        return allergen
+        return None
+
+    def _check_contradictions(self, request: Request) -> None:
+        if "vegan" in request.claims:
+            animal = [w for w in words(request.text) if w in ANIMAL_WORDS]
+            if animal:
+                request.contradiction = True
+                request.notes.append(f"'vegan' and '{animal[0]}' contradict: {animal[0]} comes from an animal; "
+                                     "only products that are vegan by their data are shown")
+        for claim in request.claims:
+            if claim not in MEATLESS_CLAIMS:
+                continue
+            for kind_id in request.kinds:
+                kind = self.knowledge.kinds[kind_id]
+                clash = set(kind.contains) & ANIMAL_ALLERGENS if claim == "vegan" else set()
+                if clash or kind.family in ("meat", "fish"):
+                    request.contradiction = True
+                    request.notes.append(f"'{CLAIMS[claim]}' and '{kind.label()}' contradict: "
+                                         f"only products that are {CLAIMS[claim]} by their data are shown")
+        for allergen in request.avoid:
+            for kind_id in request.kinds:
+                if allergen in self.knowledge.kinds[kind_id].contains:
+                    request.contradiction = True
+                    request.notes.append(f"'{self.knowledge.kinds[kind_id].label()}' holds {ALLERGENS[allergen]} "
+                                         f"by its nature: only products without it by their data are shown")
+
+
+def _nearest(word: str, candidates: list[str], meaning) -> str | None:
+    """The nearest candidate within one edit (two for words of 8+ letters); None when none, or when
+    two equally near candidates mean different things ("vegna": vegan and vegana both mean vegan)."""
+    limit = 2 if len(word) >= 8 else 1
+    best, best_d, tie = None, limit + 1, False
+    for cand in candidates:
+        if abs(len(cand) - len(word)) > limit:
+            continue
+        d = OSA.distance(word, cand, score_cutoff=limit)
+        if d < best_d:
+            best, best_d, tie = cand, d, False
+        elif d == best_d and best is not None and meaning(cand) != meaning(best):
+            tie = True
+    return None if best is None or tie else best

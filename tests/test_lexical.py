@@ -1,0 +1,69 @@
+"""Tokenising and BM25, shared by the code and products engines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engines.lexical import BM25Index, fold, split_identifier, stem_word, tokenize
+
+
+@pytest.mark.parametrize("name, words", [
+    ("rate_limit", ["rate", "limit"]),
+    ("RateLimiter", ["rate", "limiter"]),
+    ("HTTP2Stream", ["http", "2", "stream"]),
+    ("getHTTPResponseCode", ["get", "http", "response", "code"]),
+    ("__init__", ["init"]),
+    ("parse_URL2", ["parse", "url", "2"]),
+    ("Crème_BRÛLÉE", ["creme", "brulee"]),
+    ("straße", ["strasse"]),
+    ("", []),
+    ("--- ...", []),
+])
+def test_identifiers_split_into_the_words_a_reader_would_say(name, words):
+    assert split_identifier(name) == words
+
+
+def test_fold_casefolds_and_strips_accents():
+    assert fold("Crème BRÛLÉE") == "creme brulee"
+    assert fold("Ångström") == "angstrom"
+
+
+def test_tokenize_splits_identifiers_inside_prose_and_code():
+    assert tokenize("def retry_after(self): return self.maxRetries") == [
+        "def", "retry", "after", "self", "return", "self", "max", "retries"]
+
+
+def test_light_stemming_meets_the_word_forms_a_query_uses():
+    assert tokenize("limiting limits limited", stem=True) == ["limit", "limit", "limit"]
+    assert tokenize("retries retried retry", stem=True) == ["retry", "retry", "retry"]
+    assert stem_word("caches") == stem_word("cache") == "cache"
+    assert stem_word("class") == "class" and stem_word("args") == "args"  # short and -ss words stay whole
+
+
+def test_bm25_ranks_the_document_holding_the_rare_word_first():
+    docs = [tokenize(t) for t in ("open a file", "read the file and close the file", "rate limiter for requests",
+                                  "file file file")]
+    index = BM25Index(docs)
+    top = index.top(tokenize("limiter file"), 10)
+    assert top[0][0] == 2  # "limiter" occurs once in the corpus: its idf outweighs "file"
+    assert {i for i, _ in top} == {0, 1, 2, 3}
+    assert all(a[1] >= b[1] for a, b in zip(top, top[1:]))
+
+
+def test_bm25_scores_are_one_per_document_and_zero_without_a_shared_word():
+    index = BM25Index([["a", "b"], ["c"], []])
+    scores = index.scores(["c", "unknown"])
+    assert isinstance(scores, np.ndarray) and scores.shape == (3,)
+    assert scores[0] == 0 and scores[1] > 0 and scores[2] == 0
+    assert index.top(["unknown"], 5) == [] and index.top([], 5) == []
+
+
+def test_bm25_top_keeps_only_positive_scores_and_respects_k_with_ties_in_corpus_order():
+    index = BM25Index([["x"], ["y"], ["x"], ["x"]])
+    assert [i for i, _ in index.top(["x"], 2)] == [0, 2]
+    assert index.top(["x"], 0) == []
+
+
+def test_an_empty_corpus_answers_nothing():
+    assert BM25Index([]).top(["a"], 3) == [] and BM25Index([[], []]).scores(["a"]).tolist() == [0, 0]
