@@ -1,0 +1,144 @@
+"""Side by side: the current query run through each of a pane's tier configurations separately.
+
+Notes: exact | semantic | merged. Each column has its own timing, count and tier states. A row that
+more than one tier found on its own (exact and semantic) is marked ◆ and drawn bold in every column,
+so what meaning added over exact words is the plain ≈ rows; the merged column (every tier at once)
+does not count as a finder, or every row would be marked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import work
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engines.answer import Answer, Batch, TierReport
+from olai_tui.ui.adapters import Column, PaneAdapter
+from olai_tui.ui.footer import chip, format_ms
+from olai_tui.ui.keys import binding
+from olai_tui.ui.text import one_line
+
+SHARED = "◆"
+
+
+@dataclass
+class ColumnResult:
+    column: Column
+    answer: Answer | None = None
+    ms: float | None = None
+    ids: list[str] = field(default_factory=list)
+
+
+def column_text(result: ColumnResult, shared: set[str], show_ms=format_ms) -> tuple[Text, Text]:
+    """(header, rows) of one column; rows are `score ◆≈ title`, score first so a narrow column keeps it."""
+    header = Text(result.column.label, style="bold", end="")
+    if result.answer is None:
+        header.append("  running…", style="italic")
+        return header, Text(end="")
+    answer = result.answer
+    in_others = sum(1 for hit in answer.hits if hit.id in shared)
+    header.append(f" · {len(answer.hits):,} rows · {show_ms(result.ms)}")
+    only = "" if result.column.combined else f" · {len(answer.hits) - in_others} only here"
+    header.append(f"\ntotal {answer.total:,} · {in_others} {SHARED}{only}", style="dim")
+    for report in answer.tiers:
+        if report.name in result.column.tiers and report.status != "answered":
+            header.append("\n")
+            header.append_text(chip(report, show_ms))
+    rows = Text(no_wrap=True, overflow="ellipsis", end="")
+    for i, hit in enumerate(answer.hits):
+        both = hit.id in shared
+        line = Text(f"{hit.score:6.3f} ", style="dim", end="")
+        line.append(SHARED if both else " ", style="bold cyan")
+        line.append(hit.marker or " ", style="bold magenta")
+        line.append(" " + one_line(hit.title or hit.id), style="bold" if both else "")
+        if i:
+            rows.append("\n")
+        rows.append_text(line)
+    if not answer.hits:
+        rows.append("(no rows)", style="italic")
+    return header, rows
+
+
+def shared_ids(results: list[ColumnResult]) -> set[str]:
+    """Ids found by more than one of the columns that run tiers on their own."""
+    seen: dict[str, int] = {}
+    for result in results:
+        if result.column.combined:
+            continue
+        for hit_id in set(result.ids):
+            seen[hit_id] = seen.get(hit_id, 0) + 1
+    return {hit_id for hit_id, n in seen.items() if n > 1}
+
+
+class CompareScreen(Screen):
+    BINDINGS = [binding("close", "app.pop_screen", "Back")]
+    DEFAULT_CSS = """
+    CompareScreen #title { height: auto; padding: 0 1; background: $panel; }
+    CompareScreen #columns { height: 1fr; }
+    CompareScreen .column { width: 1fr; border: round $panel-lighten-2; }
+    CompareScreen .column:focus-within { border: round $accent; }
+    CompareScreen .head { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    CompareScreen .rows { height: 1fr; padding: 0 1; }
+    CompareScreen .rows Static { text-wrap: nowrap; text-overflow: ellipsis; }
+    CompareScreen.-narrow #columns { layout: vertical; }
+    """
+
+    def __init__(self, adapter: PaneAdapter, query: str, limit: int) -> None:
+        super().__init__()
+        self.adapter = adapter
+        self.query_string = query
+        self.limit = limit
+        self.results = [ColumnResult(column) for column in adapter.compare_columns()]
+
+    def compose(self):
+        title = Text(f"{self.adapter.name}: the tiers side by side for ", end="")
+        title.append(f"“{one_line(self.query_string)}”", style="bold")
+        title.append(f"   {SHARED} found by more than one tier   ≈ found by meaning", style="dim")
+        yield Static(title, id="title")
+        with Horizontal(id="columns"):
+            for i, result in enumerate(self.results):
+                with Vertical(classes="column", id=f"column-{i}"):
+                    yield Static(classes="head", id=f"head-{i}")
+                    with VerticalScroll(classes="rows", id=f"scroll-{i}"):
+                        yield Static(id=f"rows-{i}")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_columns()
+        self.query_one("#scroll-0").focus()
+        self.run_columns()
+
+    @work(exclusive=True, group="compare", exit_on_error=False)
+    async def run_columns(self) -> None:
+        for result in self.results:
+            started = time.perf_counter()
+            try:
+                answer = await asyncio.to_thread(self._collect, result.column)
+            except Exception as exc:  # noqa: BLE001 - a failing column says so in its header
+                answer = Answer(self.adapter.name, self.query_string)
+                answer.apply(Batch([], [TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}")
+                                        for t in result.column.tiers]))
+            result.ms = (time.perf_counter() - started) * 1000
+            result.answer = answer
+            result.ids = [hit.id for hit in answer.hits]
+            self.render_columns()
+
+    def _collect(self, column: Column) -> Answer:
+        answer = Answer(self.adapter.name, self.query_string)
+        for batch in self.adapter.search(self.query_string, self.limit, column.tiers):
+            answer.apply(batch)
+        return answer
+
+    def render_columns(self) -> None:
+        shared = shared_ids(self.results)
+        show_ms = getattr(self.app, "format_ms", format_ms)
+        for i, result in enumerate(self.results):
+            header, rows = column_text(result, shared, show_ms)
+            self.query_one(f"#head-{i}", Static).update(header)
+            self.query_one(f"#rows-{i}", Static).update(rows)

@@ -1,0 +1,76 @@
+"""Every key binding of the workbench has an id; `[keys]` in config.toml remaps it.
+
+    # $XDG_CONFIG_HOME/olai-tui/config.toml
+    [keys]
+    compare = "f2"                 # one key ...
+    copy-path = "y,ctrl+y"         # ... or several, comma-separated
+
+Terminals, tmux and zellij swallow some keys (ctrl+enter above all), so the defaults give a
+fallback beside each such key. A bad config file never stops the app: it opens with the default
+keys and says what was wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.binding import Binding
+
+# id -> (default keys, what it does). The one table the bindings below and the README draw from.
+DEFAULT_KEYS: dict[str, tuple[str, str]] = {
+    "compare": ("ctrl+enter,ctrl+j,alt+enter", "compare the tiers for the current query"),
+    "exact-only": ("ctrl+t", "this pane: exact tier only / every tier"),
+    "rebuild-index": ("ctrl+r", "re-read the corpus and bring the index up to date"),
+    "next-pane": ("ctrl+pagedown", "the next pane"),
+    "previous-pane": ("ctrl+pageup", "the previous pane"),
+    "to-results": ("down", "from the search box to the results"),
+    "to-search": ("slash,escape", "back to the search box"),
+    "open": ("enter", "open the row in $EDITOR (or show it)"),
+    "copy-path": ("y", "copy the row's path"),
+    "close": ("escape,q", "close this screen"),
+}
+
+
+def binding(key_id: str, action: str, label: str = "", show: bool = True, priority: bool = False) -> Binding:
+    keys, tooltip = DEFAULT_KEYS[key_id]
+    return Binding(keys, action, label, show=show, priority=priority, id=key_id, tooltip=tooltip)
+
+
+@dataclass
+class KeyConfig:
+    keymap: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "olai-tui" / "config.toml"
+
+
+def load_keys(path: Path | None = None) -> KeyConfig:
+    """The `[keys]` remapping from config.toml; a missing file is no remapping, a bad one a warning."""
+    path = path or config_path()
+    try:
+        with open(path, "rb") as fh:
+            config = tomllib.load(fh)
+    except FileNotFoundError:
+        return KeyConfig()
+    except (OSError, UnicodeDecodeError) as exc:
+        return KeyConfig(warnings=[f"{path}: unreadable ({exc.__class__.__name__}); using the default keys"])
+    except tomllib.TOMLDecodeError as exc:
+        return KeyConfig(warnings=[f"{path}: not valid TOML ({exc}); using the default keys"])
+    keys = config.get("keys", {})
+    if not isinstance(keys, dict):
+        return KeyConfig(warnings=[f"{path}: [keys] must be a table of id = \"key\"; using the default keys"])
+    out = KeyConfig()
+    for key_id, value in keys.items():
+        if key_id not in DEFAULT_KEYS:
+            out.warnings.append(f"{path}: [keys] {key_id!r} is not a binding id (ids: {', '.join(DEFAULT_KEYS)})")
+        elif not isinstance(value, str) or not value.strip() or any(not k.strip() for k in value.split(",")):
+            out.warnings.append(f"{path}: [keys] {key_id} must be keys like \"ctrl+k\" or \"f2,ctrl+k\"")
+        else:
+            out.keymap[key_id] = ",".join(k.strip() for k in value.split(","))
+    return out

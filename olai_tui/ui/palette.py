@@ -1,0 +1,82 @@
+"""The workbench's commands in the palette (ctrl+p), beside Textual's own (theme, keys, quit, ...).
+
+What the palette offers follows what the workbench holds now: one "switch to" per pane, a "turn off"
+or "turn on" per tier of the current pane, and "search <pane> for “what you typed”" for any text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Callable
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+if TYPE_CHECKING:
+    from olai_tui.app import WorkbenchApp
+
+TYPED_SEARCH_SCORE = 0.2  # below a good fuzzy match of a command's name, above none
+
+
+@dataclass(frozen=True)
+class Command:
+    text: str
+    help: str
+    run: Callable[[], object]
+
+
+def workbench_commands(app: WorkbenchApp) -> list[Command]:
+    pane = app.active_pane
+    commands: list[Command] = []
+    for other in app.panes:
+        if other is not pane:
+            commands.append(Command(f"Switch to the {other.adapter.name} pane", "show that pane",
+                                    partial(app.switch_to, other.adapter.name)))
+            if pane is not None and pane.query_text.strip():
+                commands.append(Command(f"Search {other.adapter.name} for the current query",
+                                        "run this pane's query in that pane",
+                                        partial(app.search_in, other.adapter.name, pane.query_text)))
+    if pane is None:
+        return commands
+    name = pane.adapter.name
+    key = app.key_for
+    for tier in pane.adapter.tiers:
+        if tier in pane.switched_off:
+            commands.append(Command(f"Turn the {tier} tier on for {name}", f"{name} answers with {tier} again",
+                                    partial(pane.toggle_tier, tier)))
+        else:
+            commands.append(Command(f"Turn the {tier} tier off for {name}", f"{name} answers without {tier}",
+                                    partial(pane.toggle_tier, tier)))
+    commands += [
+        Command("Compare tiers for the current query", f"each tier's rows side by side ({key('compare')})",
+                app.action_compare),
+        Command(f"Rebuild the {name} index",
+                f"re-read the corpus and bring the index up to date ({key('rebuild-index')})", app.action_rebuild_index),
+        Command("Open the highlighted row", f"in $EDITOR, at its line; or shown here ({key('open')})",
+                partial(app.open_highlighted)),
+        Command("Copy the highlighted row's path", f"to the clipboard ({key('copy-path')})",
+                partial(app.copy_highlighted)),
+    ]
+    return commands
+
+
+class WorkbenchCommands(Provider):
+    async def discover(self) -> Hits:
+        for command in workbench_commands(self.app):  # type: ignore[arg-type]
+            yield DiscoveryHit(command.text, command.run, help=command.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        app: WorkbenchApp = self.app  # type: ignore[assignment]
+        for command in workbench_commands(app):
+            score = matcher.match(command.text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.text), command.run, text=command.text, help=command.help)
+        typed = query.strip()
+        if typed:
+            for pane in app.panes:
+                label = f"Search {pane.adapter.name} for “{typed}”"
+                # Content, not str: what was typed is shown as typed, never read as markup
+                yield Hit(TYPED_SEARCH_SCORE, Content(label), partial(app.search_in, pane.adapter.name, typed),
+                          text=label, help="type the query into that pane")

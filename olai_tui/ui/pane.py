@@ -1,0 +1,288 @@
+"""The generic search pane: a search box, rows arriving tier by tier, a preview and the tier footer.
+
+It takes any adapter (``olai_tui.ui.adapters``) whose engine answers ``search`` with a stream of
+batches. Search-as-you-type: each keystroke starts a new exclusive worker (cancelling the last),
+which waits out the debounce, then pulls the batches one at a time in a thread, so neither the
+exact tier (33 ms for a one-letter query over Vaswani's 11,429 notes) nor the model ever blocks the
+event loop. A batch is shown only if its query is still the current one: a stale answer never lands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+from rich.text import Text
+from textual import on, work
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Static
+
+from engines.answer import Answer, Batch, TierReport
+from olai_tui.ui.adapters import PaneAdapter
+from olai_tui.ui.footer import TierFooter, footer_text, format_ms
+from olai_tui.ui.keys import DEFAULT_KEYS, binding
+from olai_tui.ui.opener import copy_row, open_row
+from olai_tui.ui.results import ResultsTable
+
+# Keys closer together than 80 ms (key repeat at ~30 ms, a fast typist's rolls, a paste arriving as
+# keys) make one search; a person's usual 120-200 ms between keys searches after each, which is
+# search-as-you-type: the work of the stale ones is dropped, and the exact tier lands in tens of ms.
+DEBOUNCE_S = 0.08
+# The later tiers (the model) start only once typing has paused this long; a key pressed sooner
+# cancels the worker before they start. At 120-200 ms between keys, every keystroke used to start an
+# embedding and an index scan that the next keystroke made stale: up to 4 at once on 2 cores while
+# the index built, each competing with the event loop for the CPU.
+LATER_TIERS_AFTER_S = 0.25
+LIMIT = 30  # rows per answer: a screenful and a half at 24 lines (the engine's own default is 10)
+LIVE_POLL_S = 0.5  # index progress in the footer: moves visibly without costing a core
+
+
+@dataclass
+class SearchTiming:
+    """When the last search's debounce fired and its first rows were painted (for the benchmark)."""
+
+    query: str = ""
+    fired_at: float = 0.0
+    first_rows_at: float = 0.0
+    done_at: float = 0.0
+
+
+class SearchInput(Input):
+    BINDINGS = [binding("to-results", "to_results", "Results", show=False)]
+
+    def action_to_results(self) -> None:
+        self.post_message(SearchPane.ToResults())
+
+
+class SearchPane(Widget):
+    DEFAULT_CSS = """
+    SearchPane { layout: vertical; height: 1fr; }
+    SearchPane #body { height: 1fr; }
+    SearchPane ResultsTable { width: 2fr; }
+    SearchPane #preview { width: 1fr; border-left: tall $panel; padding: 0 1; }
+    """
+    # Small terminals (the screen's breakpoint classes, set by the app): the preview goes under the
+    # rows when narrow and away when short. Not in DEFAULT_CSS, which is scoped to this widget.
+    RESPONSIVE_CSS = """
+    Screen.-narrow SearchPane #body { layout: vertical; }
+    Screen.-narrow SearchPane ResultsTable { width: 1fr; height: 1fr; }
+    Screen.-narrow SearchPane #preview { width: 1fr; height: 8; border-left: none; border-top: tall $panel; }
+    Screen.-short SearchPane #preview { display: none; }
+    Screen.-short SearchPane SearchInput { border: none; height: 1; padding: 0 1; }
+    """
+
+    class ToResults(Message):
+        pass
+
+    def __init__(self, adapter: PaneAdapter, *, cursor_blink: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.adapter = adapter
+        self.cursor_blink = cursor_blink
+        self.answer: Answer | None = None  # the answer whose rows are on screen
+        self.live: dict[str, TierReport] = {}
+        self.switched_off: set[str] = set()
+        self.searching = False
+        self.generation = 0  # bumped on every query change: a batch of an older generation is stale
+        self.timing = SearchTiming()
+        self._polling = False
+        self._previewed: tuple[str, str] | None = None
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose(self):
+        yield SearchInput(placeholder=f"search {self.adapter.describe()}  (ctrl+p: commands)", id="query")
+        with Horizontal(id="body"):
+            yield ResultsTable(id="results")
+            with VerticalScroll(id="preview"):
+                yield Static(self._welcome(), id="preview-text")
+        yield TierFooter(id="tiers")
+
+    def on_mount(self) -> None:
+        self.query_one(SearchInput).cursor_blink = self.cursor_blink
+        self.adapter.start()
+        self.render_footer()
+        self.set_interval(LIVE_POLL_S, self.poll_live)
+        self.call_later(self.poll_live)
+
+    @property
+    def input(self) -> SearchInput:
+        return self.query_one(SearchInput)
+
+    @property
+    def table(self) -> ResultsTable:
+        return self.query_one(ResultsTable)
+
+    @property
+    def query_text(self) -> str:
+        return self.input.value
+
+    def _welcome(self) -> Text:
+        key = getattr(self.app, "key_for", lambda key_id: DEFAULT_KEYS[key_id][0].split(",")[0])
+        out = Text(f"Type to search {self.adapter.describe()}.\n\n", end="")
+        out.append("≈", style="bold magenta")
+        out.append(" marks a row found by meaning: a resemblance, not evidence. The other rows are "
+                   "evidence: the words you typed are in them.\n\n")
+        out.append(f"{key('open')} opens a row · {key('copy-path')} copies its path · {key('compare')} compares "
+                   f"the tiers · {key('exact-only')} exact only · ctrl+p every command", style="dim")
+        return out
+
+    # -- searching -----------------------------------------------------------------------------
+    @on(Input.Changed, "#query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.run_query(event.value)
+
+    def run_query(self, query: str, debounce: bool = True) -> None:
+        self.generation += 1
+        if not query.strip():
+            self.workers.cancel_group(self, "search")
+            self.answer, self.searching = None, False
+            self.table.replace([])
+            self.query_one("#preview-text", Static).update(self._welcome())
+            self.render_footer()
+            return
+        self.searching = True
+        self.search(query, self.generation, debounce)
+
+    def active_tiers(self) -> tuple[str, ...]:
+        return tuple(t for t in self.adapter.tiers if t not in self.switched_off)
+
+    @work(exclusive=True, group="search", exit_on_error=False)
+    async def search(self, query: str, generation: int, debounce: bool = True) -> None:
+        changed_at = time.perf_counter()
+        if debounce:
+            await asyncio.sleep(DEBOUNCE_S)
+        timing = self.timing = SearchTiming(query, fired_at=time.perf_counter())
+        tiers = self.active_tiers()
+        answer = Answer(engine=self.adapter.name, query=query)
+        stream = None
+        first = True
+        while True:
+            if not first and debounce:
+                await asyncio.sleep(max(0.0, LATER_TIERS_AFTER_S - (time.perf_counter() - changed_at)))
+            try:
+                if stream is None:
+                    stream = await asyncio.to_thread(self.adapter.search, query, LIMIT, tiers)
+                batch = await asyncio.to_thread(_next_batch, stream)
+            except Exception as exc:  # noqa: BLE001 - an engine bug is a failed tier, never a traceback
+                batch = Batch([], [TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}")
+                                   for t in self.adapter.tiers if answer.tier(t) is None])
+                stream = iter(())
+            if generation != self.generation:
+                return  # the query changed while this batch was computed: drop it
+            if batch is None:
+                break
+            answer.apply(self._explained(batch))
+            if first:
+                self.answer = answer
+                self.table.replace(batch.hits)
+                self.call_after_refresh(_mark_painted, timing)
+                first = False
+            elif batch.hits:
+                self.table.append(batch.hits)
+            self.show_preview()
+            self.render_footer()
+        self.searching = False
+        timing.done_at = time.perf_counter()
+        self.show_preview()
+        self.render_footer()
+
+    def _explained(self, batch: Batch) -> Batch:
+        """A tier the person switched off here says how to switch it back on here, not on the CLI."""
+        for report in batch.tiers:
+            if report.status == "off" and report.name in self.switched_off:
+                key = getattr(self.app, "key_for", lambda key_id: DEFAULT_KEYS[key_id][0].split(",")[0])
+                report.enable = f"ctrl+p › turn the {report.name} tier on (or {key('exact-only')})"
+        return batch
+
+    def toggle_tier(self, tier: str) -> None:
+        self.switched_off ^= {tier}
+        self.run_query(self.query_text, debounce=False)
+
+    def toggle_exact_only(self) -> None:
+        slow = set(self.adapter.tiers[1:])
+        self.switched_off = set() if slow <= self.switched_off else slow
+        self.run_query(self.query_text, debounce=False)
+
+    # -- the tier footer -----------------------------------------------------------------------
+    def render_footer(self) -> None:
+        show_ms = getattr(self.app, "format_ms", format_ms)
+        live = {name: report for name, report in self.live.items() if name not in self.switched_off}
+        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms))
+
+    async def poll_live(self) -> None:
+        """Index progress (and unavailability) between answers; re-asks the query once the index is ready.
+
+        It never stops: an edit the watcher picks up sets the index building again. Once the index
+        is ready, asking is a lookup (no counting), so a poll every LIVE_POLL_S costs nothing.
+        """
+        if self._polling:
+            return
+        self._polling = True
+        try:
+            try:
+                live = await asyncio.to_thread(self.adapter.live_reports)
+            except Exception as exc:  # noqa: BLE001
+                live = {t: TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}") for t in self.adapter.tiers[1:]}
+            was_indexing = any(r.status == "indexing" for r in self.live.values())
+            if live != self.live:
+                self.live = live
+                self.render_footer()
+            still_indexing = any(r.status == "indexing" for r in live.values())
+            if was_indexing and not still_indexing and self.answer is not None:
+                if any(t.status == "indexing" for t in self.answer.tiers):
+                    self.run_query(self.query_text, debounce=False)  # the partial answer is now complete
+        finally:
+            self._polling = False
+
+    # -- the highlighted row -------------------------------------------------------------------
+    @on(DataTable.RowHighlighted, "#results")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_preview()
+
+    def show_preview(self) -> None:
+        hit = self.table.current
+        target = self.query_one("#preview-text", Static)
+        query = self.answer.query if self.answer is not None else ""
+        if hit is None:
+            self._previewed = None
+            if self.answer is not None:
+                words = "Searching the other tiers…" if self.searching else "No rows: the footer says what each tier did."
+                target.update(Text(words, style="italic"))
+            return
+        if self._previewed == (hit.id, query):
+            return
+        self._previewed = (hit.id, query)
+        target.update(self.adapter.preview(hit, query))
+        self.query_one("#preview", VerticalScroll).scroll_home(animate=False)
+
+    @on(Input.Submitted, "#query")
+    @on(ToResults)
+    def _to_results(self) -> None:
+        if self.table.hits:
+            self.table.focus()
+
+    @on(ResultsTable.BackToSearch)
+    def _to_search(self) -> None:
+        self.input.focus()
+
+    @on(ResultsTable.OpenRequested)
+    def _open(self, event: ResultsTable.OpenRequested) -> None:
+        open_row(self, event.hit)
+
+    @on(ResultsTable.CopyRequested)
+    def _copy(self, event: ResultsTable.CopyRequested) -> None:
+        copy_row(self, event.hit)
+
+    def focus_search(self) -> None:
+        self.input.focus()
+
+
+def _next_batch(stream: Iterator[Batch]) -> Batch | None:
+    return next(stream, None)
+
+
+def _mark_painted(timing: SearchTiming) -> None:
+    timing.first_rows_at = time.perf_counter()

@@ -1,0 +1,135 @@
+"""The results list: marker, title, where, tier, score; rows added a batch at a time.
+
+A DataTable fed on the main thread with one ``add_rows`` call per batch, so a batch costs one hop
+and one refresh (STYLE.md: 2,000 rows pushed one ``call_from_thread`` per row took 6.7 s, in batches
+of 200 0.35 s). Every cell is a rich Text built from plain strings, because a plain ``str`` cell is
+parsed as markup and a note titled ``[bold]`` would be bold.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from engines.answer import Hit
+from olai_tui.ui.keys import binding
+from olai_tui.ui.text import cell, tail_cell
+
+MARKER, TIER, SCORE = 1, 8, 6  # "≈"; "semantic"; "0.428" and "3.000" under the header "score"
+WHERE_SHARE = 0.35  # of what is left after the fixed columns: titles say more than paths
+MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
+PADDING = 2  # DataTable's cell padding: one cell each side
+
+
+def column_widths(width: int) -> tuple[int, int]:
+    """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
+    (left out) when a title would get fewer than MIN_TITLE cells beside it."""
+    room = width - (MARKER + TIER + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
+    where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
+    if room - where - PADDING < MIN_TITLE:
+        return max(MIN_TITLE // 2, room), 0
+    return room - where - PADDING, where
+
+
+def row_cells(hit: Hit, title_width: int, where_width: int) -> list[Text]:
+    resemblance = bool(hit.marker)
+    cells = [
+        cell(hit.marker or " ", MARKER, style="bold magenta" if resemblance else ""),
+        cell(hit.title or hit.id, title_width),
+        tail_cell(hit.where, where_width, style="dim"),
+        cell(hit.tier, TIER, style="italic" if resemblance else ""),
+        Text(f"{hit.score:.3f}", justify="right", end=""),
+    ]
+    return cells if where_width else cells[:2] + cells[3:]
+
+
+class ResultsTable(DataTable):
+    BINDINGS = [
+        binding("open", "open_row", "Open"),
+        binding("copy-path", "copy_path", "Copy path"),
+        binding("to-search", "to_search", "Search", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ResultsTable { height: 1fr; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
+        self.hits: list[Hit] = []
+        self._widths = (40, 24)
+
+    def on_mount(self) -> None:
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        title, where = self._widths
+        self.add_column(" ", width=MARKER, key="marker")
+        self.add_column("title", width=title, key="title")
+        if where:  # a narrow terminal keeps the title readable and leaves the path to the preview
+            self.add_column("where", width=where, key="where")
+        self.add_column("tier", width=TIER, key="tier")
+        self.add_column(Text("score", justify="right"), width=SCORE, key="score")
+
+    def on_resize(self, event) -> None:
+        self.fit(event.size.width)
+
+    def fit(self, width: int) -> None:
+        """Lay the columns out for this width again (after a resize), keeping the rows and cursor."""
+        widths = column_widths(width)
+        if widths == self._widths:
+            return
+        self._widths = widths
+        row = self.cursor_row
+        self.clear(columns=True)
+        self._add_columns()
+        self._add(self.hits)
+        if self.hits:
+            self.move_cursor(row=min(row, len(self.hits) - 1), animate=False)
+
+    def replace(self, hits: Sequence[Hit]) -> None:
+        self.hits = []
+        self.clear()
+        self.append(hits)
+
+    def append(self, hits: Sequence[Hit]) -> None:
+        self.hits.extend(hits)
+        self._add(hits)
+
+    def _add(self, hits: Sequence[Hit]) -> None:
+        if not hits:
+            return
+        title, where = self._widths
+        self.add_rows([row_cells(hit, title, where) for hit in hits])
+
+    @property
+    def current(self) -> Hit | None:
+        if not self.hits or self.cursor_row < 0 or self.cursor_row >= len(self.hits):
+            return None
+        return self.hits[self.cursor_row]
+
+    # The pane decides what these mean for its engine.
+    def action_open_row(self) -> None:
+        self.post_message(self.OpenRequested(self.current))
+
+    def action_copy_path(self) -> None:
+        self.post_message(self.CopyRequested(self.current))
+
+    def action_to_search(self) -> None:
+        self.post_message(self.BackToSearch())
+
+    class OpenRequested(Message):
+        def __init__(self, hit: Hit | None) -> None:
+            super().__init__()
+            self.hit = hit
+
+    class CopyRequested(Message):
+        def __init__(self, hit: Hit | None) -> None:
+            super().__init__()
+            self.hit = hit
+
+    class BackToSearch(Message):
+        pass

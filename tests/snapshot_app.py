@@ -1,0 +1,122 @@
+"""The workbench as the snapshot tests run it: nothing on screen that moves between runs.
+
+Cursor blink off, animations off, one theme, notifications recorded instead of shown as toasts,
+and timings frozen ("·· ms"): the tier chips still say that a time is there, never which. Engines
+get a cache folder of their own, so no snapshot depends on a warm cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from contextlib import suppress
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
+
+from engines.embed.llama import LlamaEmbedder
+from engines.notes.engine import NotesEngine
+from olai_tui.app import WorkbenchApp
+from olai_tui.paths import default_corpus
+from olai_tui.ui.adapters import NotesAdapter
+from olai_tui.ui.keys import KeyConfig
+
+SIZE = (110, 30)
+DEMO = default_corpus("notes")
+FROZEN_MS = "·· ms"
+
+_embedder: LlamaEmbedder | None = None
+
+
+def shared_embedder() -> LlamaEmbedder:
+    """One loaded model for the whole test run (loading it is most of a cold start)."""
+    global _embedder
+    if _embedder is None:
+        _embedder = LlamaEmbedder()
+    return _embedder
+
+
+class SnapshotWorkbench(WorkbenchApp):
+    cursor_blink = False
+    format_ms = staticmethod(lambda ms: "" if ms is None else FROZEN_MS)
+
+    def __init__(self, adapters: Sequence[NotesAdapter], keys: KeyConfig | None = None,
+                 notices: Sequence[str] = ()) -> None:
+        super().__init__(adapters, keys, notices)
+        self.animation_level = "none"
+        self.theme = "textual-dark"
+        self.notified: list[str] = []
+
+    def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:
+        self.notified.append(message)
+
+
+class HeldEmbedder:
+    """The real embedder, holding the index build once ``batches`` document batches went through.
+
+    Queries pass straight through, so a search during the hold is answered from the part of the
+    index built so far: the footer says ``indexing done/of`` with the same numbers every run.
+    """
+
+    def __init__(self, inner: LlamaEmbedder, batches: int = 1) -> None:
+        self.inner = inner
+        self.batches = batches
+        self.passed = 0
+        self.held = threading.Event()
+        self.release = threading.Event()
+
+    def info(self):
+        return self.inner.info()
+
+    def embed(self, texts, kind) -> np.ndarray:
+        if kind == "document":
+            if self.passed >= self.batches:
+                self.held.set()
+                self.release.wait()
+            self.passed += 1
+        return self.inner.embed(texts, kind)
+
+
+def notes_engine(cache_dir: Path, root: Path = DEMO, embedder=None) -> NotesEngine:
+    return NotesEngine(root, embedder=embedder or shared_embedder(), cache_dir=str(cache_dir))
+
+
+def workbench(*engines: NotesEngine, keys: KeyConfig | None = None, label: str = "fixtures/notes") -> SnapshotWorkbench:
+    return SnapshotWorkbench([NotesAdapter(engine, label=label) for engine in engines], keys)
+
+
+async def settle(pilot: Pilot) -> None:
+    """Wait until every search worker is done and the screen shows it."""
+    for _ in range(3):
+        with suppress(WorkerCancelled):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def wait_until(pilot: Pilot, condition, timeout: float = 60.0, step: float = 0.05) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {condition}")
+        await pilot.pause(step)
+
+
+async def index_ready(pilot: Pilot, engine: NotesEngine) -> None:
+    await wait_until(pilot, lambda: engine.semantic.state().state in ("ready", "unavailable", "failed"))
+    pane = pilot.app.active_pane
+    await pane.poll_live()  # the footer learns it now, not at the next tick
+
+
+async def type_query(pilot: Pilot, query: str) -> None:
+    pane = pilot.app.active_pane
+    pane.input.focus()
+    if pane.input.value:
+        await pilot.press("ctrl+u")  # clear the box, as a person would
+    await pilot.press(*query)  # one key per character, as a person types
+    assert pane.input.value == query
+    await pilot.pause(0.15)  # past the debounce
+    await settle(pilot)

@@ -1,0 +1,356 @@
+"""The workbench's behaviour: streaming rows, stale answers, the footer, the palette, keys, open and copy.
+
+Every app here runs the real notes engine with the real model on the demo notebook; the index is
+built once for the module into a cache of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from textual.app import App
+
+from engines.answer import TierReport, collect
+from olai_tui.app import WorkbenchApp, run_app
+from olai_tui.ui.adapters import NotesAdapter, Target
+from olai_tui.ui.compare import CompareScreen, column_text, shared_ids
+from olai_tui.ui.footer import chip, footer_text
+from olai_tui.ui.keys import load_keys
+from olai_tui.ui.opener import RowScreen, editor_command
+from olai_tui.ui.palette import WorkbenchCommands, workbench_commands
+from olai_tui.ui.pane import LIMIT
+from olai_tui.ui.results import ResultsTable
+from tests.snapshot_app import (DEMO, SIZE, HeldEmbedder, SnapshotWorkbench, notes_engine, settle, shared_embedder,
+                                type_query, wait_until, workbench)
+
+SLUGS = "garden/cold-frames/slugs.md"
+pytestmark = pytest.mark.anyio  # async tests run on asyncio (anyio, via httpx, is installed)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine = notes_engine(tmp_path_factory.mktemp("cache"))
+    assert engine.build_index().state == "ready"
+    yield engine
+    engine.close()
+
+
+def expected_ids(engine, query: str, tiers=None) -> list[str]:
+    return [hit.id for hit in collect("notes", query, engine.search(query, LIMIT, tiers)).hits]
+
+
+def plain_footer(pane) -> str:
+    return footer_text(pane.adapter.tiers, pane.answer, pane.live, pane.searching).plain
+
+
+# ---- searching ---------------------------------------------------------------------------------
+
+
+async def test_the_demo_query_finds_the_slugs_note_by_meaning(engine):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "protecting young plants from snails")
+        pane = app.active_pane
+        slugs = next(hit for hit in pane.table.hits if hit.id == SLUGS)
+        assert (slugs.marker, slugs.tier) == ("≈", "semantic")
+        footer = plain_footer(pane)
+        assert "exact empty" in footer and "semantic answered" in footer and "total" in footer
+        assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "protecting young plants from snails")
+
+
+async def test_rows_arrive_in_one_call_per_batch(engine, monkeypatch):
+    calls = []
+    original = ResultsTable.add_rows
+    monkeypatch.setattr(ResultsTable, "add_rows", lambda self, rows: calls.append(len(rows)) or original(self, rows))
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        app.active_pane.input.value = "seedlings"  # one change, one search
+        await pilot.pause(0.2)
+        await settle(pilot)
+        hits = app.active_pane.table.hits
+        assert len(calls) == 2 and sum(calls) == len(hits)  # the exact batch, then the semantic batch
+        assert [h.tier for h in hits[: calls[0]]] == ["exact"] * calls[0]
+
+
+class HeldAdapter(NotesAdapter):
+    """The notes adapter, holding one query's answer until released (as a slow tier would)."""
+
+    def __init__(self, engine, held_query: str) -> None:
+        super().__init__(engine)
+        self.held_query = held_query
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def search(self, query, limit, tiers):
+        if query == self.held_query:
+            self.started.set()
+            self.release.wait(30)
+        return super().search(query, limit, tiers)
+
+
+async def test_a_stale_answer_never_lands(engine):
+    adapter = HeldAdapter(engine, "seedlings")
+    app = SnapshotWorkbench([adapter])
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.active_pane
+        pane.input.value = "seedlings"
+        await wait_until(pilot, adapter.started.is_set)
+        await type_query(pilot, "jam")  # typed while the seedlings answer is still being worked out
+        adapter.release.set()
+        await pilot.pause(0.3)
+        await settle(pilot)
+        assert pane.answer.query == "jam"
+        assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "jam")
+
+
+async def test_a_partial_answer_is_asked_again_when_the_index_is_ready(tmp_path):
+    held = HeldEmbedder(shared_embedder(), batches=1)
+    engine = notes_engine(tmp_path / "cache", embedder=held)
+    try:
+        app = workbench(engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, held.held.is_set)
+            await type_query(pilot, "knives")
+            pane = app.active_pane
+            assert pane.answer.tier("semantic").status == "indexing"
+            assert "semantic indexing" in plain_footer(pane)
+            held.release.set()
+            await wait_until(pilot, lambda: getattr(pane.answer.tier("semantic"), "status", None) in ("answered", "empty"))
+            await settle(pilot)
+            assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "knives")
+    finally:
+        held.release.set()
+        engine.close()
+
+
+# ---- the tier footer ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("report, words", [
+    (TierReport("exact", "answered", 3.2, 4), ["exact answered", "4 rows", "3.2 ms"]),
+    (TierReport("exact", "empty", 0.1, 0), ["exact empty", "0.1 ms"]),
+    (TierReport("semantic", "skipped", reason="exact matches filled the limit"), ["skipped", "filled the limit"]),
+    (TierReport("semantic", "off", enable="unset OLAI_RECALL"), ["semantic off", "to enable", "unset OLAI_RECALL"]),
+    (TierReport("semantic", "unavailable", reason="no model file at /x.gguf", enable="run `make`"),
+     ["unavailable", "no model file at /x.gguf", "to enable", "run `make`"]),
+    (TierReport("semantic", "indexing", 9.0, 2, done=412, of=1200), ["indexing 412/1,200", "━", "─", "2 rows"]),
+    (TierReport("semantic", "late", 250.0, reason="missed its 200 ms deadline"), ["late", "missed its 200 ms deadline"]),
+    (TierReport("semantic", "failed", reason="embedding the query failed: boom"), ["failed", "boom"]),
+])
+def test_every_tier_state_is_said_in_words(report, words):
+    text = chip(report).plain
+    for word in words:
+        assert word in text
+
+
+def test_the_footer_has_a_chip_per_tier_and_the_total():
+    from engines.answer import Answer, Batch
+
+    answer = Answer("notes", "q")
+    answer.apply(Batch([], [TierReport("exact", "answered", 1.0, 2)], total=7))
+    text = footer_text(("exact", "semantic"), answer, {}, searching=True).plain
+    assert "exact answered" in text and "semantic searching" in text and text.endswith("total 7")
+    idle = footer_text(("exact", "semantic"), None, {"semantic": TierReport("semantic", "indexing", done=3, of=9)},
+                       searching=False).plain
+    assert "exact ready" in idle and "semantic indexing 3/9" in idle and "total" not in idle
+
+
+# ---- tiers on and off --------------------------------------------------------------------------
+
+
+async def test_a_tier_switched_off_says_how_to_switch_it_back(engine):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "seedlings")
+        command = next(c for c in workbench_commands(app) if c.text == "Turn the semantic tier off for notes")
+        command.run()
+        await pilot.pause(0.1)
+        await settle(pilot)
+        pane = app.active_pane
+        assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "seedlings", ("exact",))
+        semantic = pane.answer.tier("semantic")
+        assert semantic.status == "off" and "turn the semantic tier on" in semantic.enable
+        assert any(c.text == "Turn the semantic tier on for notes" for c in workbench_commands(app))
+        await pilot.press("ctrl+t")  # exact only <-> every tier
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert pane.answer.tier("semantic").status == "answered"
+
+
+# ---- the palette and the keys ------------------------------------------------------------------
+
+
+class JournalAdapter(NotesAdapter):
+    name = "journal"
+
+
+async def test_the_palette_switches_panes_and_searches_in_another(engine):
+    app = SnapshotWorkbench([NotesAdapter(engine), JournalAdapter(engine)])
+    assert WorkbenchCommands in app.COMMANDS and App.COMMANDS <= app.COMMANDS  # Textual's own stay (theme)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "slugs")
+        texts = [c.text for c in workbench_commands(app)]
+        for wanted in ("Switch to the journal pane", "Search journal for the current query",
+                       "Turn the exact tier off for notes", "Turn the semantic tier off for notes",
+                       "Compare tiers for the current query", "Rebuild the notes index",
+                       "Open the highlighted row", "Copy the highlighted row's path"):
+            assert wanted in texts
+        next(c for c in workbench_commands(app) if c.text == "Search journal for the current query").run()
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert app.active_pane.adapter.name == "journal" and app.active_pane.query_text == "slugs"
+        assert [hit.id for hit in app.active_pane.table.hits] == expected_ids(engine, "slugs")
+        await pilot.press("ctrl+pageup")
+        await pilot.pause()
+        assert app.active_pane.adapter.name == "notes"
+
+
+async def test_the_palette_works_from_the_keyboard_alone(engine):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "seedlings")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"compare tiers")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        await wait_until(pilot, lambda: all(r.answer is not None for r in app.screen.results))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CompareScreen)
+
+
+async def test_keys_are_remapped_from_config_toml(engine, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "olai-tui").mkdir()
+    (tmp_path / "olai-tui" / "config.toml").write_text('[keys]\ncompare = "f2"\ncopy-path = "c"\n')
+    keys = load_keys()
+    assert keys.keymap == {"compare": "f2", "copy-path": "c"} and not keys.warnings
+    app = workbench(engine, keys=keys)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "slugs")
+        await pilot.press("ctrl+j")
+        await pilot.pause()
+        assert not isinstance(app.screen, CompareScreen), "the old key no longer compares"
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
+
+
+async def test_a_bad_config_toml_opens_with_the_default_keys_and_says_why(engine, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "olai-tui").mkdir()
+    (tmp_path / "olai-tui" / "config.toml").write_text('[keys\ncompare = "f2"\n')
+    keys = load_keys()
+    assert keys.keymap == {} and "not valid TOML" in keys.warnings[0]
+    app = workbench(engine, keys=keys)
+    async with app.run_test(size=SIZE) as pilot:
+        assert any("not valid TOML" in n for n in app.notified)
+        await type_query(pilot, "slugs")
+        await pilot.press("alt+enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
+
+
+def test_unknown_binding_ids_and_bad_keys_are_named(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\ncompaer = "f2"\nopen = ""\ncopy-path = 3\n')
+    warnings = load_keys(path).warnings
+    assert len(warnings) == 3 and "'compaer' is not a binding id" in warnings[0]
+
+
+# ---- open and copy -----------------------------------------------------------------------------
+
+
+async def test_enter_shows_the_note_when_there_is_no_editor_and_y_copies_its_path(engine, monkeypatch):
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "slugs")
+        await pilot.press("down")  # from the search box to the results
+        assert app.focused is app.active_pane.table
+        await pilot.press("y")
+        assert app.clipboard == str(DEMO.resolve() / SLUGS)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RowScreen)
+        assert "copper tape" in app.screen.text.plain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, RowScreen)
+
+
+def test_the_editor_opens_at_the_first_line_holding_a_query_word(engine):
+    adapter = NotesAdapter(engine)
+    hit = next(h for h in collect("notes", "copper", engine.search("copper", LIMIT)).hits if h.id == SLUGS)
+    target = adapter.target(hit, "copper")
+    lines = Path(target.path).read_text().splitlines()
+    assert "copper" in lines[target.line - 1] and not any("copper" in line for line in lines[: target.line - 1])
+    t = Target("/n/a.md", 12)
+    assert editor_command("vim", t) == ["vim", "+12", "/n/a.md"]
+    assert editor_command("nvim -u NONE", t) == ["nvim", "-u", "NONE", "+12", "/n/a.md"]
+    assert editor_command("hx", t) == ["hx", "/n/a.md:12"]
+    assert editor_command("code --wait", t) == ["code", "--wait", "-g", "/n/a.md:12"]
+    assert editor_command("ed", t) == ["ed", "/n/a.md"]
+    assert editor_command("vim", Target("/n/a.md")) == ["vim", "/n/a.md"]
+
+
+# ---- compare -----------------------------------------------------------------------------------
+
+
+def test_compare_marks_the_rows_found_in_several_columns(engine):
+    from olai_tui.ui.compare import ColumnResult
+
+    adapter = NotesAdapter(engine)
+    results = []
+    for column in adapter.compare_columns():
+        answer = collect("notes", "seedlings", engine.search("seedlings", LIMIT, column.tiers))
+        results.append(ColumnResult(column, answer, 1.0, [h.id for h in answer.hits]))
+    shared = shared_ids(results)
+    exact, semantic, merged = (set(r.ids) for r in results)
+    assert SLUGS in shared and shared == exact & semantic  # merged, every tier at once, is no second finder
+    header, rows = column_text(results[1], shared)
+    assert f"{len(shared)} ◆ · {len(semantic - exact)} only here" in header.plain
+    assert rows.plain.count("◆") == len(shared) and len(semantic - exact) > 0  # what meaning added
+
+
+# ---- the command line's entry ------------------------------------------------------------------
+
+
+def test_run_app_on_a_missing_corpus_says_so_in_one_line(tmp_path, capsys):
+    assert run_app(tmp_path / "no-such-notebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-notebook" in err and "Traceback" not in err
+
+
+async def test_no_color_is_respected(engine, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = WorkbenchApp([NotesAdapter(engine)])
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.no_color
+        await type_query(pilot, "seedlings")
+        assert "answered" in plain_footer(app.active_pane)  # every state is said in words too
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def test_rebuild_reads_a_note_added_since_the_start(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "apples.md").write_text("# Apples\n\nThe red ones keep till March.\n")
+    engine = notes_engine(tmp_path / "cache", root=folder)
+    try:
+        app = workbench(engine, label="notes")
+        async with app.run_test(size=SIZE) as pilot:
+            (folder / "quinces.md").write_text("# Quinces\n\nFor jelly, picked in October.\n")
+            await pilot.press("ctrl+r")
+            await wait_until(pilot, lambda: any("re-read 2 notes" in n for n in app.notified))
+            await type_query(pilot, "quinces")
+            assert app.active_pane.table.hits[0].id == "quinces.md"
+    finally:
+        engine.close()
