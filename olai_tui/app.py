@@ -1,7 +1,9 @@
 """The workbench: a tab per engine, each a search pane whose rows arrive tier by tier.
 
-``olai-tui`` opens it on the demo notebook, ``olai-tui notes PATH`` on yours. The notes engine is the
-first pane; products and code join as more adapters (olai_tui/ui/adapters.py), with no new plumbing.
+``olai-tui`` opens it on the demo corpora (fixtures/), ``olai-tui notes|products|code PATH`` on yours
+with that pane selected. Panes: notes | products | code, each an adapter (olai_tui/ui/adapters.py)
+over one generic pane. Only the first pane's engine is opened before the first paint; the others
+open when their pane is first shown (or first searched from the palette).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from textual import on
 from textual.app import App
 from textual.widgets import Footer, TabbedContent, TabPane
 
@@ -48,15 +51,17 @@ class WorkbenchApp(App):
     format_ms = staticmethod(format_ms)  # the snapshot app freezes it
 
     def __init__(self, adapters: Sequence[PaneAdapter], keys: KeyConfig | None = None,
-                 notices: Sequence[str] = (), freeze_after_paint: bool = False) -> None:
+                 notices: Sequence[str] = (), freeze_after_paint: bool = False, start_pane: str | None = None) -> None:
         super().__init__()
+        self.start_pane = start_pane
         self.adapters = list(adapters)
         self.keys = keys if keys is not None else KeyConfig()
         self.notices = list(notices)
         self.freeze_after_paint = freeze_after_paint
 
     def compose(self):
-        with TabbedContent(id="panes"):
+        initial = f"tab-{self.start_pane}" if self.start_pane else ""
+        with TabbedContent(id="panes", initial=initial):
             for adapter in self.adapters:
                 with TabPane(adapter.name, id=f"tab-{adapter.name}"):
                     yield SearchPane(adapter, cursor_blink=self.cursor_blink, id=f"pane-{adapter.name}")
@@ -70,6 +75,7 @@ class WorkbenchApp(App):
         for notice in self.notices:
             self.notify(notice, severity="warning", timeout=8, markup=False)
         if self.active_pane is not None:
+            self.active_pane.activate()
             self.active_pane.focus_search()
         if self.freeze_after_paint:
             self.call_after_refresh(_freeze_startup_objects)
@@ -91,6 +97,11 @@ class WorkbenchApp(App):
                 return pane
         return None
 
+    @on(TabbedContent.TabActivated, "#panes")
+    def _pane_shown(self) -> None:
+        if self.active_pane is not None:
+            self.active_pane.activate()
+
     def switch_to(self, name: str) -> None:
         self.query_one("#panes", TabbedContent).active = f"tab-{name}"
         self.call_after_refresh(lambda: self.active_pane and self.active_pane.focus_search())
@@ -98,6 +109,7 @@ class WorkbenchApp(App):
     def search_in(self, name: str, query: str) -> None:
         self.switch_to(name)
         pane = self.query_one(f"#pane-{name}", SearchPane)
+        pane.activate()
         pane.input.value = query  # Input.Changed starts the search
         pane.focus_search()
 
@@ -160,12 +172,36 @@ def _freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def run_app(notes_corpus: Path) -> int:
-    """Open the workbench on a notes corpus; 0 on a normal quit, 2 (one line on stderr) for a bad corpus."""
+def run_app(notes_corpus: Path | None = None, products_corpus: Path | None = None,
+            code_corpus: Path | None = None, pane: str = "notes") -> int:
+    """Open the workbench with ``pane`` selected; 0 on a normal quit, 2 (one line on stderr) for a bad corpus.
+
+    The selected pane's engine is opened now, so a bad corpus of yours is said before the app
+    starts; the others open when first shown (their default: the demo corpora under fixtures/).
+    """
     from engines.notes.corpus import CorpusError
     from engines.notes.engine import NotesEngine
     from engines.notes.live import NotesWatcher
+    from olai_tui.paths import default_corpus
     from olai_tui.ui.adapters import NotesAdapter, short_path
+    from olai_tui.ui.code_adapter import CodeAdapter
+    from olai_tui.ui.products_adapter import ProductsAdapter
+
+    notes_corpus = notes_corpus or default_corpus("notes")
+    products_corpus = products_corpus or default_corpus("products")
+    code_corpus = code_corpus or default_corpus("code")
+
+    def open_products():
+        from engines.products.engine import ProductsEngine
+        from engines.products.http_judge import judge_from_config
+
+        judge, _problem = judge_from_config()  # not configured: the rules judge, offline
+        return ProductsEngine(products_corpus, judge=judge)
+
+    def open_code():
+        from engines.code.engine import CodeEngine
+
+        return CodeEngine(code_corpus)
 
     try:
         engine = NotesEngine(notes_corpus)
@@ -175,13 +211,25 @@ def run_app(notes_corpus: Path) -> int:
     notices = [f"skipped {problem}" for problem in engine.problems[:5]]
     if len(engine.problems) > 5:
         notices.append(f"skipped {len(engine.problems) - 5} more files (`olai-tui index notes` lists them all)")
+    products = ProductsAdapter(open_products, label=short_path(products_corpus))
+    code = CodeAdapter(open_code, label=short_path(code_corpus))
+    first = {"products": products, "code": code}.get(pane)
+    if first is not None:
+        try:
+            first.load()  # yours, named on the command line: a bad one is said now, in one line
+        except Exception as exc:  # noqa: BLE001 - CorpusError, CatalogueError, a malformed knowledge map
+            engine.close()
+            print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2
+        notices += [f"skipped {problem}" for problem in getattr(first.engine, "problems", [])[:5]]
     watcher = NotesWatcher(engine)
     watcher.start()
-    app = WorkbenchApp([NotesAdapter(engine, label=short_path(notes_corpus))], load_keys(), notices,
-                       freeze_after_paint=True)
+    adapters = [NotesAdapter(engine, label=short_path(notes_corpus)), products, code]
+    app = WorkbenchApp(adapters, load_keys(), notices, freeze_after_paint=True, start_pane=pane)
     try:
         app.run()
     finally:
         watcher.stop()
-        engine.close()
+        for adapter in adapters:
+            adapter.close()
     return app.return_code or 0

@@ -16,7 +16,7 @@ from olai_tui.errors import UsageError, shown
 from olai_tui.paths import default_corpus
 
 ENGINES = ("notes", "code", "products")
-WORKBENCH = ("notes",)  # engines the app can open on a corpus of your own (code: when its pane lands)
+WORKBENCH = ("notes", "products", "code")  # `olai-tui ENGINE PATH`: the app on your corpus, that pane selected
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engine", choices=ENGINES)
     p.add_argument("--corpus")
     p.add_argument("--modules", help="code: installed modules to index, comma-separated")
+    p.add_argument("--backend", choices=("memory", "milvus"), default="memory",
+                   help="products: milvus publishes the catalogue to Milvus at --uri")
+    p.add_argument("--uri", help="products: the Milvus to publish to (http://HOST:19530)")
+    p.add_argument("--rollback", action="store_true", help="products, milvus: move the alias back one version")
+    p.add_argument("--status", action="store_true", help="products, milvus: list the published versions")
+    p.add_argument("--index-type", default="FLAT", help="products, milvus: the vector index (FLAT; HNSW on a cluster)")
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
     p.add_argument("engine", choices=ENGINES)
@@ -91,8 +97,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command is None or args.command in WORKBENCH:
         from olai_tui.app import run_app
 
-        corpus = _corpus(getattr(args, "path", None), args.command or "notes")
-        return run_app(notes_corpus=corpus)
+        pane = args.command or "notes"
+        corpus = _corpus(getattr(args, "path", None), pane)
+        return run_app(**{f"{pane}_corpus": corpus}, pane=pane)
+    if args.command == "index" and args.engine != "products" and \
+            (args.backend != "memory" or args.uri or args.rollback or args.status):
+        raise UsageError(f"--backend/--uri/--rollback/--status: only products publish to Milvus, not {args.engine}")
     if args.command in ("search", "index", "bench") and args.engine == "products":
         return _products_command(args)
     if args.command in ("search", "index") and args.engine == "code":
@@ -130,6 +140,8 @@ def _products_command(args: argparse.Namespace) -> int:
     if args.command == "search":
         corpus = _corpus(args.corpus, "products")
         return commands_products.search_products(args.query, corpus, args.limit, args.tiers, args.json)
+    if args.command == "index" and (args.backend != "memory" or args.uri or args.rollback or args.status):
+        return commands_products.index_products_milvus(_corpus(args.corpus, "products"), args)
     if args.command == "index":
         return commands_products.index_products(_corpus(args.corpus, "products"))
     return commands_products.bench_products(Path(args.corpus) if args.corpus else None, args.json, args.quick)

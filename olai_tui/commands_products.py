@@ -42,6 +42,11 @@ def search_products(query: str, corpus: Path, limit: int, tiers: str | None, as_
         print(f"olai-tui: {problem}", file=sys.stderr)
     engine = open_products(corpus, judge=judge)
     try:
+        from engines.products.backends.router import router_from_config
+
+        engine.router, problem = router_from_config(engine)
+        if problem:
+            print(f"olai-tui: {problem}", file=sys.stderr)
         answer = engine.answer(query, limit=limit, tiers=wanted)
     finally:
         engine.close()
@@ -65,6 +70,52 @@ def index_products(corpus: Path) -> int:
     return 1
 
 
+def index_products_milvus(corpus: Path, args) -> int:
+    """`index products --backend milvus --uri URI [--rollback | --status]`: publish, roll back, list versions."""
+    if args.rollback and args.status:
+        raise UsageError("--rollback and --status: give one or the other")
+    if not args.uri:
+        raise UsageError("--uri: the Milvus to publish to is needed (for example http://127.0.0.1:19530)")
+    if args.backend != "milvus":
+        raise UsageError("--uri/--rollback/--status: add --backend milvus")
+    try:
+        from engines.products.backends import publish as pub
+        from engines.products.backends.router import catalogue_name
+    except ImportError:
+        raise UsageError("pymilvus is not installed: pip install -e '.[milvus]'") from None
+    engine = open_products(corpus)
+    alias = pub.alias_for(catalogue_name(engine.catalogue))
+    try:
+        client = pub.connect(args.uri)
+        if args.status:
+            state = pub.status(client, alias)
+            print(f"{alias} -> {state['current'] or 'nothing published'}")
+            for v in state["versions"]:
+                print(f"{'*' if v['current'] else ' '} {v['collection']}  {v['count']:,} products  "
+                      f"{v['published']}  {v['index_type']}")
+            return 0
+        if args.rollback:
+            moved = pub.rollback(client, alias)
+            print(f"{alias} -> {moved['collection']} (was {moved['previous']})")
+            return 0
+        vectors = pub.catalogue_vectors(engine, progress=Progress("embedding products"))
+        done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
+                           engine.vectors.embedder.info().model_id, args.index_type,
+                           progress=Progress(f"publishing to {args.uri}"))
+    except pub.PublishError as exc:
+        print(f"olai-tui: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a refused connection, a server error: one line, never a traceback
+        print(f"olai-tui: {args.uri}: {' '.join(str(exc).split())[:300]}", file=sys.stderr)
+        return 1
+    finally:
+        engine.close()
+    print(f"{alias} -> {done['collection']} ({done['count']:,} products in {done['publish_s']} s"
+          + (f"; was {done['previous']}" if done["previous"] else "")
+          + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+    return 0
+
+
 BADGES = {"exact": "=", "variant": "~", "standin": "»", None: " "}
 
 
@@ -86,6 +137,9 @@ def print_products(answer, stream=None) -> None:
     if not answer.hits:
         print("(no products)", file=out)
     chips = [f"{t.name}: {t.status}" + (f" {t.ms:.1f} ms" if t.ms is not None else "") for t in answer.tiers]
+    if answer.extras.get("recall_backend"):
+        chips.append(f"recall via {answer.extras['recall_backend']}"
+                     + (f" ({answer.extras['recall_fallback']})" if answer.extras.get("recall_fallback") else ""))
     line = " · ".join(chips) + f" · path {answer.extras.get('path')}" + (f" ({answer.extras['reason']})"
                                                                           if answer.extras.get("reason") else "")
     bold = out.isatty() and not os.environ.get("NO_COLOR") if hasattr(out, "isatty") else False

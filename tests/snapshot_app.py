@@ -44,8 +44,8 @@ class SnapshotWorkbench(WorkbenchApp):
     format_ms = staticmethod(lambda ms: "" if ms is None else FROZEN_MS)
 
     def __init__(self, adapters: Sequence[NotesAdapter], keys: KeyConfig | None = None,
-                 notices: Sequence[str] = ()) -> None:
-        super().__init__(adapters, keys, notices)
+                 notices: Sequence[str] = (), start_pane: str | None = None) -> None:
+        super().__init__(adapters, keys, notices, start_pane=start_pane)
         self.animation_level = "none"
         self.theme = "textual-dark"
         self.notified: list[str] = []
@@ -120,3 +120,23 @@ async def type_query(pilot: Pilot, query: str) -> None:
     assert pane.input.value == query
     await pilot.pause(0.15)  # past the debounce
     await settle(pilot)
+
+
+# ---- the code and products panes (tests/test_app_panes*.py) -----------------------------------
+
+CODE_DEMO = default_corpus("code")
+PRODUCTS_DEMO = default_corpus("products")
+
+
+def all_panes(notes: NotesEngine, products=None, code=None, start_pane: str | None = None) -> SnapshotWorkbench:
+    """notes | products | code, as ``olai-tui`` opens them; products and code are engines or factories
+    (a factory is called when its pane is first shown, as in the app)."""
+    from olai_tui.ui.code_adapter import CodeAdapter
+    from olai_tui.ui.products_adapter import ProductsAdapter
+
+    adapters = [NotesAdapter(notes, label="fixtures/notes")]
+    if products is not None:
+        adapters.append(ProductsAdapter(products, label="fixtures/products"))
+    if code is not None:
+        adapters.append(CodeAdapter(code, label="fixtures/code"))
+    return SnapshotWorkbench(adapters, start_pane=start_pane)

@@ -27,12 +27,14 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
 from engines.code.merge import EMBEDDING, MERGES, Merged, fill, fuse
 from engines.code.symbols import Symbol, embed_text
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.embed.retry import check_shape
 from engines.lexical import top_of
 
 ENGINE = "code"
@@ -42,19 +44,10 @@ CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merg
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 
 
-def recall_switched_off() -> bool:
-    return os.environ.get("OLAI_RECALL", "").strip().lower() in ("off", "0", "false", "no")
-
 
 def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: the default, lexical only). ValueError names a bad one."""
-    if tiers is None:
-        return DEFAULT_TIERS
-    names = [t.strip() for t in (tiers.split(",") if isinstance(tiers, str) else tiers) if t.strip()]
-    unknown = [t for t in names if t not in TIERS]
-    if unknown:
-        raise ValueError(f"unknown tier {unknown[0]!r} for code (choose from {', '.join(TIERS)})")
-    return tuple(t for t in TIERS if t in names)
+    """The tiers asked for, validated (None: the default). Raises ValueError naming an unknown tier."""
+    return choose_tiers(tiers, TIERS, DEFAULT_TIERS, ENGINE)
 
 
 class CodeEngine:
@@ -127,17 +120,28 @@ class CodeEngine:
 
         ``problem``: why the file gives no symbols now; ``rel``: its name in problems, to clear an old one.
         """
+        self.replace_files([(path, symbols, problem, rel)])
+
+    def replace_files(self, changes: list[tuple[str, list[Symbol], Problem | None, str | None]]) -> None:
+        """Several files' (path, symbols, problem, rel) at once, the watcher's batch: BM25 is rebuilt
+        once, not once per file (1,000 files written in a burst were not all in after 100 s)."""
         with self._lock:
-            named = {rel, problem.path if problem else None} - {None}
-            self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
-            if symbols:
-                self._by_file[path] = symbols
-            else:
-                self._by_file.pop(path, None)
+            for path, symbols, problem, rel in changes:
+                named = {rel, problem.path if problem else None} - {None}
+                self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
+                if symbols:
+                    self._by_file[path] = symbols
+                else:
+                    self._by_file.pop(path, None)
             merged = [s for p in sorted(self._by_file) for s in self._by_file[p]]
         self._install(merged)
         if self._vectors is not None and not self.wait_for_index:
             self._vectors.start()
+
+    def file_paths(self) -> list[str]:
+        """The files the symbols come from (absolute paths): what the watcher drops when a folder goes."""
+        with self._lock:
+            return list(self._by_file)
 
     def _install(self, symbols: list[Symbol]) -> None:
         lexical = LexicalIndex.build(symbols)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
@@ -249,7 +253,9 @@ class CodeEngine:
         """The symbols nearest the query above the embedder's floor, best first, and how many there are."""
         try:
             info = self.embedder.info()
-            vector = self.embedder.embed([query], "query")[0]
+            vectors = self.embedder.embed([query], "query")
+            check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
+            vector = vectors[0]
         except EmbedderUnavailable as exc:
             return TierReport(EMBEDDING, "unavailable", None, 0, reason=exc.reason, enable=exc.enable)
         except Exception as exc:  # noqa: BLE001 - meaning failing never takes lexical answers down

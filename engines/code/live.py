@@ -47,11 +47,36 @@ class CodeWatcher:
 
     def apply(self, paths: set[str]) -> None:
         """Parse each changed path again; a deleted file (or one that no longer parses) drops its symbols."""
-        for path in sorted(paths):
+        changes = []
+        for path in sorted(self._with_folders(paths)):
             source = source_of(self.engine.sources, path)
             if source is None:
                 continue
             symbols, problem = load_file(path, source.base) if os.path.isfile(path) else ([], None)
             rel = os.path.relpath(path, source.base).replace(os.sep, "/")
-            self.engine.replace_file(os.path.abspath(path), symbols, problem, rel)
-            self.changes_seen += 1
+            changes.append((os.path.abspath(path), symbols, problem, rel))
+        if changes:
+            self.engine.replace_files(changes)  # one rebuild for the whole batch
+            self.changes_seen += len(changes)
+
+    def _with_folders(self, paths: set[str]) -> set[str]:
+        """The changed paths, a folder standing for the .py files under it.
+
+        A folder created and filled at once (a git checkout, a package written by a generator) is
+        watched only from the moment its creation is seen: files written before that send no event
+        (24 of 1,000 in a burst were never reported). So a new folder is read whole, and a folder
+        gone takes every file under it; ``source_of`` still applies the ignore rules to each."""
+        out: set[str] = set()
+        known: list[str] | None = None
+        for path in paths:
+            if os.path.isdir(path):
+                for folder, dirs, files in os.walk(path):
+                    dirs[:] = [d for d in dirs if not d.startswith(".")]
+                    out.update(os.path.join(folder, f) for f in files if f.endswith(".py"))
+            elif not os.path.exists(path) and not path.endswith(".py"):
+                known = self.engine.file_paths() if known is None else known
+                inside = os.path.abspath(path).rstrip(os.sep) + os.sep
+                out.update(p for p in known if p.startswith(inside))
+            else:
+                out.add(path)
+        return out

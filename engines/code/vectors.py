@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
+from engines.embed.index_state import IndexState, SettlesWithCooldown
+from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, embed_checked
 
 EMBED_BATCH = 32  # symbols per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
@@ -33,16 +34,9 @@ DENSITY_WEIGHT = 0.3
 DENSITY_BLOCK = 256  # rows per block of the symbol-by-symbol product: 256 x 60,000 floats = 61 MB
 
 
-@dataclass
-class IndexState:
-    state: str  # idle | building | ready | unavailable | failed
-    done: int
-    of: int
-    reason: str | None = None
-    enable: str | None = None
 
 
-class VectorIndex:
+class VectorIndex(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         self.embedder = embedder
         self.scope = scope
@@ -62,6 +56,9 @@ class VectorIndex:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.embedded_texts: list[str] = []  # texts this process embedded (the rest came from the cache)
+        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
+        self.retry = RetryPolicy()
+        self._cooldown = Cooldown()
 
     def set_texts(self, texts: Sequence[str]) -> None:
         """The items to index, in order; positions returned by ``scores`` follow this order."""
@@ -89,6 +86,9 @@ class VectorIndex:
     # -- building ------------------------------------------------------------------------------
     def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
         """Embed every text not in the cache; blocking. Safe to call again after edits."""
+        with self._lock:
+            if self._cooling_down():
+                return self._state  # failed a moment ago: not again on every keystroke
         try:
             cache = self._open_cache()
         except EmbedderUnavailable as exc:
@@ -110,9 +110,12 @@ class VectorIndex:
                 batch = sorted(self._texts, key=lambda k: len(self._texts[k]))[:EMBED_BATCH]
                 texts = [self._texts[k] for k in batch]
             try:
-                vectors = self.embedder.embed(texts, "document")
+                vectors = embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop)
             except EmbedderUnavailable as exc:
                 return self._settle(IndexState("unavailable", self._done(), len(self._keys), exc.reason, exc.enable))
+            except BatchFailed as exc:  # every try failed: the vectors embedded so far stay in the cache
+                cache.save()
+                return self._settle(IndexState("failed", self._done(), len(self._keys), exc.reason))
             except Exception as exc:  # noqa: BLE001
                 return self._settle(IndexState("failed", self._done(), len(self._keys), f"embedding failed: {exc}"))
             with self._lock:
@@ -142,7 +145,7 @@ class VectorIndex:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
-            if self._state.state in ("unavailable", "failed"):
+            if self._cooling_down():
                 return
             if self._cache is not None and not self._texts:
                 return
@@ -191,11 +194,6 @@ class VectorIndex:
         if self._done_memo[0] != (self._version, id(cache)):  # an O(symbols) count: once per change
             self._done_memo = ((self._version, id(cache)), sum(1 for k in self._keys if k in cache))
         return self._done_memo[1]
-
-    def _settle(self, state: IndexState) -> IndexState:
-        with self._lock:
-            self._state = state
-        return state
 
     def _refresh_matrix(self) -> None:
         if self._matrix_version == self._version or self._cache is None:

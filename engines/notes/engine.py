@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.embed.retry import check_shape
 from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.semantic import SemanticIndex
@@ -25,19 +27,10 @@ TIERS = (EXACT, SEMANTIC)
 ENGINE = "notes"
 
 
-def recall_switched_off() -> bool:
-    return os.environ.get("OLAI_RECALL", "").strip().lower() in ("off", "0", "false", "no")
-
 
 def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated. Raises ValueError naming an unknown tier."""
-    if tiers is None:
-        return TIERS
-    names = [t.strip() for t in (tiers.split(",") if isinstance(tiers, str) else tiers) if t.strip()]
-    unknown = [t for t in names if t not in TIERS]
-    if unknown:
-        raise ValueError(f"unknown tier {unknown[0]!r} for notes (choose from {', '.join(TIERS)})")
-    return tuple(t for t in TIERS if t in names)
+    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
+    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
 class NotesEngine:
@@ -73,16 +66,27 @@ class NotesEngine:
             self._semantic.set_notes(notes)
 
     def replace_file(self, path: str, notes: list[Note]) -> None:
-        """Take a file's new notes (none: it was removed); the watcher calls this."""
+        """Take a file's new notes (none: it was removed)."""
+        self.replace_files({path: notes})
+
+    def replace_files(self, changed: dict[str, list[Note]]) -> None:
+        """Take several files' new notes at once (the watcher's batch): the indexes are rebuilt once,
+        not once per file (1,000 files created in a burst: 10.6 s file by file)."""
         with self._lock:
-            if notes:
-                self._by_file[path] = notes
-            else:
-                self._by_file.pop(path, None)
+            for path, notes in changed.items():
+                if notes:
+                    self._by_file[path] = notes
+                else:
+                    self._by_file.pop(path, None)
             merged = [n for p in sorted(self._by_file) for n in self._by_file[p]]
         self._install(merged)
         if self._semantic is not None and not self.wait_for_index:
             self._semantic.start()
+
+    def file_paths(self) -> list[str]:
+        """The files the notes come from (absolute paths): what the watcher drops when a folder goes."""
+        with self._lock:
+            return list(self._by_file)
 
     def reload(self) -> None:
         loaded = load_corpus(self.root)
@@ -167,7 +171,9 @@ class NotesEngine:
                                                     enable=state.enable)])
         try:
             info = self.embedder.info()
-            vector = self.embedder.embed([query], "query")[0]
+            vectors = self.embedder.embed([query], "query")
+            check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
+            vector = vectors[0]
         except EmbedderUnavailable as exc:
             return Batch(hits=[], tiers=[TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason,
                                                     enable=exc.enable)])

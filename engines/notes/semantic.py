@@ -17,6 +17,8 @@ import numpy as np
 
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
+from engines.embed.index_state import IndexState, SettlesWithCooldown
+from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, embed_checked
 from engines.notes.chunks import passages
 from engines.notes.corpus import Note
 
@@ -24,13 +26,6 @@ EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress move
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 
 
-@dataclass
-class IndexState:
-    state: str  # idle | building | ready | unavailable | failed
-    done: int  # notes whose passages are all embedded
-    of: int
-    reason: str | None = None
-    enable: str | None = None
 
 
 @dataclass
@@ -39,7 +34,7 @@ class Neighbours:
     above_floor: int  # every note above the floor and not excluded, uncapped
 
 
-class SemanticIndex:
+class SemanticIndex(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         self.embedder = embedder
         self.scope = scope
@@ -60,6 +55,9 @@ class SemanticIndex:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.embedded_texts: list[str] = []  # passages this process embedded (the rest came from the cache)
+        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
+        self.retry = RetryPolicy()
+        self._cooldown = Cooldown()
 
     # -- corpus --------------------------------------------------------------------------------
     def set_notes(self, notes: Sequence[Note]) -> None:
@@ -74,6 +72,10 @@ class SemanticIndex:
                     if self._cache is None or key not in self._cache:
                         self._texts.setdefault(key, text)
                 self._keys.append(keys)
+            # texts of notes gone before they were embedded are dropped: a flood of 2,000 short-lived
+            # notes left 2,000 passages here for the life of the process
+            current = {k for keys in self._keys for k in keys}
+            self._texts = {k: t for k, t in self._texts.items() if k in current}
             self._version += 1
             if self._state.state == "ready" and self._missing():
                 self._state = IndexState("idle", self._done_count(), len(self._notes))
@@ -94,6 +96,8 @@ class SemanticIndex:
         with self._lock:
             if self._state.state == "ready" and self._ready_version == self._version:
                 return self._state  # nothing changed since the last build: no scan, no save
+            if self._cooling_down():
+                return self._state  # failed a moment ago: not again on every keystroke
         try:
             cache = self._open_cache()
         except EmbedderUnavailable as exc:
@@ -115,9 +119,12 @@ class SemanticIndex:
                 batch = sorted(missing, key=lambda k: len(self._texts[k]))[:EMBED_BATCH]
                 texts = [self._texts[k] for k in batch]
             try:
-                vectors = self.embedder.embed(texts, "document")
+                vectors = embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop)
             except EmbedderUnavailable as exc:
                 return self._settle(IndexState("unavailable", self._done_count(), len(self._notes), exc.reason, exc.enable))
+            except BatchFailed as exc:  # every try failed: the vectors embedded so far stay in the cache
+                cache.save()
+                return self._settle(IndexState("failed", self._done_count(), len(self._notes), exc.reason))
             except Exception as exc:  # noqa: BLE001
                 return self._settle(IndexState("failed", self._done_count(), len(self._notes), f"embedding failed: {exc}"))
             with self._lock:
@@ -148,7 +155,7 @@ class SemanticIndex:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
-            if self._state.state in ("unavailable", "failed"):
+            if self._cooling_down():
                 return
             if self._state.state == "ready" and self._ready_version == self._version:
                 return
@@ -223,11 +230,6 @@ class SemanticIndex:
         if cache is None:
             return 0
         return sum(1 for keys in self._keys if all(k in cache for k in keys))
-
-    def _settle(self, state: IndexState) -> IndexState:
-        with self._lock:
-            self._state = state
-        return state
 
     def _refresh_matrix(self) -> None:
         if self._matrix_version == self._version or self._cache is None:

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect
+from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder
 from engines.lexical import fold
+from engines.products.backends.router import memory_router
 from engines.products.catalogue import Catalogue, CatalogueError, Product, load_catalogue
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
 from engines.products.knowledge import KnowledgeMap
@@ -36,18 +38,10 @@ JUDGE_POOL = 40  # fused candidates the judge sees; the rules judge labels 40 in
 JUDGE_DEADLINE_S = 0.8
 
 
-def recall_switched_off() -> bool:
-    return os.environ.get("OLAI_RECALL", "").strip().lower() in ("off", "0", "false", "no")
-
 
 def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    if tiers is None:
-        return TIERS
-    names = [t.strip() for t in (tiers.split(",") if isinstance(tiers, str) else tiers) if t.strip()]
-    unknown = [t for t in names if t not in TIERS]
-    if unknown:
-        raise ValueError(f"unknown tier {unknown[0]!r} for products (choose from {', '.join(TIERS)})")
-    return tuple(t for t in TIERS if t in names)
+    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
+    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
 class ProductsEngine:
@@ -56,8 +50,11 @@ class ProductsEngine:
 
     def __init__(self, corpus: str | os.PathLike | None = None, *, catalogue: Catalogue | None = None,
                  knowledge: KnowledgeMap | None = None, embedder: Embedder | None = None,
-                 judge: Judge | None = None, cache_dir: str | None = None, wait_for_index: bool = False) -> None:
-        """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read."""
+                 judge: Judge | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
+                 recall_router=None) -> None:
+        """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
+
+        ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
         root = Path(corpus) if corpus is not None else None
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
         self.catalogue = catalogue if catalogue is not None else load_catalogue(root, self.knowledge)
@@ -74,6 +71,7 @@ class ProductsEngine:
         self.wait_for_index = wait_for_index
         self._vectors: ProductVectors | None = None
         self._lock = threading.Lock()
+        self.router = recall_router or memory_router()
 
     @property
     def products(self) -> list[Product]:
@@ -99,6 +97,7 @@ class ProductsEngine:
         self.vectors.start()
 
     def close(self) -> None:
+        self.router.close()
         if self._vectors is not None:
             self._vectors.close()
         closer = getattr(self.judge, "close", None)
@@ -139,8 +138,7 @@ class ProductsEngine:
                         extras={"path": "exact", "reason": why, "flags": []})
             return
         t = time.perf_counter()
-        found = self.index.recall(request, self.vectors if self._vectors_on(sources) else None, tuple(sources),
-                                  allowed=allowed)
+        found, backend, fallback = self.router.recall(self, request, tuple(sources), allowed)
         recall_ms = _ms(t)
         if found.corrections:
             request.notes.extend(f"also looked for '{w}' as '{c}'" for w, c in found.corrections.items())
@@ -151,7 +149,8 @@ class ProductsEngine:
             status = "indexing"
         report = TierReport(RECALL, status, recall_ms, len(hits), reason=self._source_note(found))
         yield Batch(hits, [report], total=len(found.fused),
-                    replaces=True, extras={"sources": self._sources_json(found), **understood})
+                    replaces=True, extras={"sources": self._sources_json(found), **understood,
+                                           "recall_backend": backend, "recall_fallback": fallback})
         if JUDGE not in wanted:
             labels = [j.label for j in self._rules_labels(request, found)]
             yield Batch(hits, [TierReport(JUDGE, "off", None, 0, enable="add judge to --tiers")],
@@ -255,6 +254,8 @@ def collect_products(query: str, batches: Iterable[Batch]) -> Answer:
     answer.extras.setdefault("path", "exact")
     answer.extras.setdefault("reason", None)
     answer.extras.setdefault("flags", [])
+    answer.extras.setdefault("recall_backend", None)  # None: recall did not run (off, or nothing to search)
+    answer.extras.setdefault("recall_fallback", None)
     return answer
 
 

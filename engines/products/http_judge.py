@@ -16,6 +16,9 @@ One request carries the words and the candidates; the answer is a JSON object (a
 JSON schema) labelling each candidate. A request still unanswered at 450 ms is sent once more
 (hedged); whichever answers first within 800 ms wins. Late, refused, an HTTP error, malformed JSON,
 over the daily cap: ``JudgeFailed`` with the reason, and the engine answers with the fused order.
+Repeated failures open a breaker (``breaker.py``): no call for a while, then one probe; a 429's
+Retry-After is obeyed the same way. An answer over ``MAX_ANSWER_BYTES``, or one still trickling in at
+the deadline, is dropped unread.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import concurrent.futures as futures
 import datetime as dt
 import json
 import os
+import socket
 import threading
 import time
 import tomllib
@@ -32,6 +36,7 @@ from typing import Sequence
 
 import httpx
 
+from engines.products.breaker import Breaker
 from engines.products.catalogue import Product
 from engines.products.judge import LABELS, JudgeFailed, Judgement
 from engines.products.request import Request
@@ -39,6 +44,9 @@ from engines.products.request import Request
 HEDGE_AFTER_S = 0.45  # issue 5: a request still unanswered at 450 ms is sent once more
 DEADLINE_S = 0.80  # everything inside 800 ms
 DAILY_CAP = 500
+# 40 candidates labelled with confidences is ~2.5 KB of JSON; a body 400 times that is not an answer
+# (a 10 MB body was read whole and parsed before this cap).
+MAX_ANSWER_BYTES = 1 << 20
 
 SYSTEM = ("You label shop products against a buyer's request. For each candidate answer one label: "
           "'exact' (it is the thing asked for), 'variant' (the thing, in another form, flavour or pack), "
@@ -137,6 +145,7 @@ class HttpJudge:
                                                                        keepalive_expiry=60.0))
         self.pool = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="olai-judge")
         self.sent = 0  # requests sent by this judge (a hedge counts as one more)
+        self.breaker = Breaker()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -148,6 +157,18 @@ class HttpJudge:
         deadline_s = min(deadline_s or self.deadline_s, self.deadline_s)
         if self.ledger.count() >= self.daily_cap:
             raise JudgeFailed(f"over the daily cap of {self.daily_cap} calls")
+        refusal = self.breaker.refusal()
+        if refusal:
+            raise JudgeFailed(refusal)
+        try:
+            labels = self._judge(request, candidates, deadline_s)
+        except JudgeFailed as exc:
+            self.breaker.failed(exc.reason)
+            raise
+        self.breaker.succeeded()
+        return labels
+
+    def _judge(self, request: Request, candidates: Sequence[Product], deadline_s: float) -> list[Judgement]:
         body = self._body(request, candidates)
         started = time.monotonic()
         pending = {self._send(body, deadline_s)}
@@ -180,21 +201,44 @@ class HttpJudge:
 
     def _post(self, body: dict, timeout_s: float):
         """The answer's JSON content (a dict), or a one-line reason it has none."""
+        started = time.monotonic()
         try:
-            response = self.client.post(self.url, json=body, timeout=timeout_s)
+            with self.client.stream("POST", self.url, json=body, timeout=timeout_s) as response:
+                if response.status_code == 429:
+                    return self._asked_to_wait(response)
+                if response.status_code != 200:
+                    return f"HTTP {response.status_code} from {self.url}"
+                data = bytearray()
+                # httpx's read timeout is per read: a body trickling a byte at a time never trips it
+                for chunk in response.iter_bytes():
+                    data += chunk
+                    if len(data) > MAX_ANSWER_BYTES:
+                        return f"answer over {MAX_ANSWER_BYTES // 1024} KB from {self.url}: dropped unread"
+                    if time.monotonic() - started > timeout_s:
+                        return f"late: the answer was still trickling in after {int(timeout_s * 1000)} ms"
         except httpx.ConnectError as exc:
+            if _lookup_failed(exc):
+                return f"no address for {httpx.URL(self.url).host}: the name lookup failed"
             return f"refused: {self.url} ({exc.__class__.__name__})"
-        except httpx.TimeoutException:
-            return f"late: no answer within {int(timeout_s * 1000)} ms"
+        except httpx.TimeoutException as exc:
+            return f"late: no answer within {int(timeout_s * 1000)} ms ({exc.__class__.__name__})"
         except httpx.HTTPError as exc:
             return f"failed: {exc.__class__.__name__}: {exc}"
-        if response.status_code != 200:
-            return f"HTTP {response.status_code} from {self.url}"
         try:
-            content = response.json()["choices"][0]["message"]["content"]
+            content = json.loads(bytes(data))["choices"][0]["message"]["content"]
             return json.loads(content)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             return f"malformed answer: {exc.__class__.__name__}"
+
+    def _asked_to_wait(self, response: httpx.Response) -> str:
+        """A 429: obey its Retry-After (seconds; an HTTP date or nothing reads as the breaker's pause)."""
+        try:
+            seconds = float(response.headers.get("Retry-After", ""))
+        except ValueError:
+            seconds = self.breaker.open_s
+        reason = f"HTTP 429 from {self.url}: asked to wait {seconds:.0f} s"
+        self.breaker.wait(seconds, reason)
+        return reason
 
     def _body(self, request: Request, candidates: Sequence[Product]) -> dict:
         rows = [{"i": i, "name": p.name, "brand": p.brand, "kind": p.kinds[0] if p.kinds else None,
@@ -218,3 +262,13 @@ class HttpJudge:
             return out
         except (KeyError, TypeError, ValueError) as exc:
             raise JudgeFailed(f"malformed answer: {exc}") from None
+
+
+def _lookup_failed(exc: BaseException) -> bool:
+    """Whether a connect error was a failed name lookup (socket.gaierror somewhere in its chain)."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, socket.gaierror):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False

@@ -151,8 +151,11 @@ class RecallIndex:
 
     # -- all at once ---------------------------------------------------------------------------
     def recall(self, request: Request, vectors=None, sources: tuple[str, ...] = SOURCES,
-               allowed: np.ndarray | None = None) -> Recall:
-        """Every source inside the rules, fused. ``vectors``: a callable (request, allowed) -> (list, status, reason)."""
+               allowed: np.ndarray | None = None, words=None) -> Recall:
+        """Every source inside the rules, fused. ``vectors``: a callable (request, allowed) -> (list, status, reason).
+
+        ``words``: a callable (request, allowed) -> list answering the BM25 source instead of this index
+        (a recall backend that holds the catalogue elsewhere, engines/products/backends/)."""
         allowed = self.masks.allowed(request) if allowed is None else allowed
         lists: dict[str, list[int]] = {}
         status: dict[str, str] = {}
@@ -176,7 +179,7 @@ class RecallIndex:
         if "typo" in sources:
             lists["typo"], corrections = timed("typo", lambda: self.typo(request.said, allowed))
         if "words" in sources:
-            lists["words"] = timed("words", lambda: self.words(request, allowed))
+            lists["words"] = timed("words", lambda: (words or self.words)(request, allowed))
         if "kinds" in sources:
             lists["kinds"] = timed("kinds", lambda: self.kinds(request, allowed, lexical_score))
         if "vectors" in sources and vectors is not None and request.text.strip():

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
+from engines.embed.index_state import IndexState, SettlesWithCooldown
+from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, check_shape, embed_checked
 from engines.products.request import Request
 
 VECTOR_TOP = 40  # as many as the fusion takes from this source (recall.QUOTAS["vectors"])
@@ -24,16 +25,9 @@ SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 PUBLISH_EVERY_S = 2.0  # searches during a build see new vectors at most this late
 
 
-@dataclass
-class IndexState:
-    state: str  # idle | building | ready | unavailable | failed
-    done: int
-    of: int
-    reason: str | None = None
-    enable: str | None = None
 
 
-class ProductVectors:
+class ProductVectors(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, texts: list[str], scope: str, cache_dir: str | None = None,
                  wait: bool = False) -> None:
         self.embedder = embedder
@@ -50,6 +44,9 @@ class ProductVectors:
         self._rows = np.zeros(0, np.int64)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
+        self.retry = RetryPolicy()
+        self._cooldown = Cooldown()
 
     # -- building --------------------------------------------------------------------------------
     def state(self) -> IndexState:
@@ -59,7 +56,7 @@ class ProductVectors:
     def build(self, progress=None) -> IndexState:
         """Embed every product text not in the cache; blocking; idempotent."""
         with self._lock:
-            if self._state.state in ("ready", "unavailable", "failed"):
+            if self._state.state == "ready" or self._cooling_down():
                 return self._state
             self._state = IndexState("building", len(self._rows), len(self.keys))
         try:
@@ -76,7 +73,7 @@ class ProductVectors:
                     break
                 batch = missing[start:start + EMBED_BATCH]
                 texts = [text_of[k] for k in batch]
-                cache.put_many(batch, self.embedder.embed(texts, "document"))
+                cache.put_many(batch, embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop))
                 self.embedded_texts.extend(texts)
                 if time.monotonic() - last_publish > PUBLISH_EVERY_S:  # restacking is O(n): not every batch
                     self._publish(cache)
@@ -90,6 +87,10 @@ class ProductVectors:
             cache.save(keep=set(self.keys))
         except EmbedderUnavailable as exc:
             return self._settle(IndexState("unavailable", 0, len(self.keys), exc.reason, exc.enable))
+        except BatchFailed as exc:  # every try failed: keep what was embedded, say why
+            self._publish(self._cache)
+            self._cache.save()
+            return self._settle(IndexState("failed", len(self._rows), len(self.keys), exc.reason))
         except Exception as exc:  # noqa: BLE001 - a broken model never takes the cheap sources down
             return self._settle(IndexState("failed", len(self._rows), len(self.keys), f"embedding failed: {exc}"))
         done = len(self._rows)
@@ -104,14 +105,11 @@ class ProductVectors:
             if self._state.state == "building":
                 self._state = IndexState("building", len(rows), len(self.keys))
 
-    def _settle(self, state: IndexState) -> IndexState:
-        with self._lock:
-            self._state = state
-        return state
-
     def start(self) -> None:
         with self._lock:
-            if self._state.state != "idle" or (self._thread is not None and self._thread.is_alive()):
+            if self._thread is not None and self._thread.is_alive():
+                return
+            if self._state.state not in ("idle", "unavailable", "failed") or self._cooling_down():
                 return
             self._stop.clear()
             self._thread = threading.Thread(target=self.build, name="olai-products-vectors", daemon=True)
@@ -139,8 +137,11 @@ class ProductVectors:
         if state.state in ("unavailable", "failed"):
             return [], state.state, state.reason
         try:
-            floor = self.embedder.info().floor
-            query = self.embedder.embed([request.text[:300]], "query")[0]
+            info = self.embedder.info()
+            floor = info.floor
+            queries = self.embedder.embed([request.text[:300]], "query")
+            check_shape(queries, 1, info.dims)  # a query vector of another width than the index's
+            query = queries[0]
         except EmbedderUnavailable as exc:
             return [], "unavailable", exc.reason
         except Exception as exc:  # noqa: BLE001

@@ -1,16 +1,21 @@
 """What a search pane needs from an engine, beyond ``search``: a preview, a place to open, columns to compare.
 
-The pane itself is generic (``SearchPane`` takes any adapter); each engine brings one adapter. The
-notes adapter is the first; the code adapter will preview source with line numbers and the products
-adapter a product card, through the same few methods.
+The pane itself is generic (``SearchPane`` takes any adapter); each engine brings one adapter: notes
+here, code (source with line numbers, code_adapter.py) and products (a product card, the words as
+read, products_adapter.py), through the same few methods. Beyond the protocol's required methods a
+pane asks, where an adapter has them: ``default_off`` (tiers off until switched on), ``load()`` (open
+the engine when the pane is first shown), ``tiers_on(tiers)`` (start what a tier switched on needs),
+``row(hit)`` (what the row's cells say), ``summary(answer)`` (a line above the rows) and
+``compare_search(column, query, limit)`` (a compare column that is not a set of tiers).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol, Sequence
+from typing import Callable, Generic, Iterator, Protocol, Sequence, TypeVar
 
 from rich.text import Text
 
@@ -40,6 +45,48 @@ class Target:
     line: int | None = None
 
 
+@dataclass(frozen=True)
+class RowView:
+    """What a row's cells say: the title (and a dim detail after it), where, and the tier cell."""
+
+    title: str
+    where: str
+    tier: str
+    detail: str = ""
+    tier_style: str = ""
+
+
+def plain_row(hit: Hit) -> RowView:
+    return RowView(hit.title or hit.id, hit.where, hit.tier, tier_style="italic" if hit.marker else "")
+
+
+E = TypeVar("E")
+
+
+class Lazy(Generic[E]):
+    """An engine opened on first use (its pane first shown, or its first query), once, from any thread.
+
+    The workbench opens with the notes pane; the other engines' corpora are read only when wanted,
+    so startup stays one corpus long. ``made`` says whether it exists yet (without making it).
+    """
+
+    def __init__(self, make: Callable[[], E] | E) -> None:
+        self._make = make if callable(make) and not hasattr(make, "search") else None
+        self._value: E | None = None if self._make is not None else make
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        return self._value is not None
+
+    def get(self) -> E:
+        if self._value is None:
+            with self._lock:
+                if self._value is None:
+                    self._value = self._make()  # raises (a bad corpus): the next use tries again
+        return self._value
+
+
 class PaneAdapter(Protocol):
     name: str  # the tab's label: "notes", "products", "code"
     tiers: tuple[str, ...]
@@ -55,6 +102,14 @@ class PaneAdapter(Protocol):
     def target(self, hit: Hit, query: str) -> Target | None: ...
     def compare_columns(self) -> list[Column]: ...
     def close(self) -> None: ...
+
+
+def compare_search(adapter: PaneAdapter, column: Column, query: str, limit: int) -> Iterator[Batch]:
+    """One compare column's stream: the adapter's own way where it has one, else its tiers."""
+    own = getattr(adapter, "compare_search", None)
+    if own is not None:
+        return own(column, query, limit)
+    return adapter.search(query, limit, column.tiers)
 
 
 class NotesAdapter:

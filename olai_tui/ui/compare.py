@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engines.answer import Answer, Batch, TierReport
-from olai_tui.ui.adapters import Column, PaneAdapter
+from olai_tui.ui.adapters import Column, PaneAdapter, compare_search
 from olai_tui.ui.footer import chip, format_ms
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line
@@ -131,7 +131,7 @@ class CompareScreen(Screen):
 
     def _collect(self, column: Column) -> Answer:
         answer = Answer(self.adapter.name, self.query_string)
-        for batch in self.adapter.search(self.query_string, self.limit, column.tiers):
+        for batch in compare_search(self.adapter, column, self.query_string, self.limit):
             answer.apply(batch)
         return answer
 

@@ -62,6 +62,8 @@ class SearchPane(Widget):
     DEFAULT_CSS = """
     SearchPane { layout: vertical; height: 1fr; }
     SearchPane #body { height: 1fr; }
+    SearchPane #summary { height: auto; max-height: 5; padding: 0 1; display: none; }
+    SearchPane #summary.-shown { display: block; }
     SearchPane ResultsTable { width: 2fr; }
     SearchPane #preview { width: 1fr; border-left: tall $panel; padding: 0 1; }
     """
@@ -84,18 +86,20 @@ class SearchPane(Widget):
         self.cursor_blink = cursor_blink
         self.answer: Answer | None = None  # the answer whose rows are on screen
         self.live: dict[str, TierReport] = {}
-        self.switched_off: set[str] = set()
+        self.switched_off: set[str] = set(getattr(adapter, "default_off", ()))  # code's embedding: opt-in
         self.searching = False
         self.generation = 0  # bumped on every query change: a batch of an older generation is stale
         self.timing = SearchTiming()
         self._polling = False
         self._previewed: tuple[str, str] | None = None
+        self._activated = False
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self):
-        yield SearchInput(placeholder=f"search {self.adapter.describe()}  (ctrl+p: commands)", id="query")
+        yield SearchInput(placeholder=self._placeholder(), id="query")
+        yield Static(id="summary")
         with Horizontal(id="body"):
-            yield ResultsTable(id="results")
+            yield ResultsTable(view=getattr(self.adapter, "row", None), tiers=self.adapter.tiers, id="results")
             with VerticalScroll(id="preview"):
                 yield Static(self._welcome(), id="preview-text")
         yield TierFooter(id="tiers")
@@ -106,6 +110,40 @@ class SearchPane(Widget):
         self.render_footer()
         self.set_interval(LIVE_POLL_S, self.poll_live)
         self.call_later(self.poll_live)
+
+    def _placeholder(self) -> str:
+        return f"search {self.adapter.describe()}  (ctrl+p: commands)"
+
+    def activate(self) -> None:
+        """The pane is shown: an engine opened lazily opens now (in a thread), once."""
+        if self._activated:
+            return
+        self._activated = True
+        if getattr(self.adapter, "load", None) is not None:
+            self._load()
+
+    @work(group="load", exit_on_error=False)
+    async def _load(self) -> None:
+        try:
+            await asyncio.to_thread(self.adapter.load)
+        except Exception as exc:  # noqa: BLE001 - a corpus gone or unreadable: said here, the app goes on
+            self.query_one("#preview-text", Static).update(
+                Text(f"Could not open the {self.adapter.name} corpus: {type(exc).__name__}: {exc}", style="bold red"))
+            return
+        self.input.placeholder = self._placeholder()
+        if not self.query_text.strip():
+            self.query_one("#preview-text", Static).update(self._welcome())
+        await self._tiers_on()
+
+    async def _tiers_on(self) -> None:
+        """Tell the adapter which tiers are on, so a tier switched on starts its index (off the event loop)."""
+        hook = getattr(self.adapter, "tiers_on", None)
+        if hook is None:
+            return
+        try:
+            await asyncio.to_thread(hook, self.active_tiers())
+        except Exception:  # noqa: BLE001 - the next search reports the tier's failure in its chip
+            pass
 
     @property
     def input(self) -> SearchInput:
@@ -140,6 +178,7 @@ class SearchPane(Widget):
             self.workers.cancel_group(self, "search")
             self.answer, self.searching = None, False
             self.table.replace([])
+            self.show_summary()
             self.query_one("#preview-text", Static).update(self._welcome())
             self.render_footer()
             return
@@ -177,15 +216,20 @@ class SearchPane(Widget):
             answer.apply(self._explained(batch))
             if first:
                 self.answer = answer
-                self.table.replace(batch.hits)
+                self.table.replace(answer.hits)
                 self.call_after_refresh(_mark_painted, timing)
                 first = False
+            elif batch.replaces:  # a tier that reorders (products' recall, judge): its order replaces the rows
+                self.table.replace(answer.hits)
+                self._previewed = None
             elif batch.hits:
                 self.table.append(batch.hits)
+            self.show_summary()
             self.show_preview()
             self.render_footer()
         self.searching = False
         timing.done_at = time.perf_counter()
+        self.show_summary()
         self.show_preview()
         self.render_footer()
 
@@ -193,23 +237,48 @@ class SearchPane(Widget):
         """A tier the person switched off here says how to switch it back on here, not on the CLI."""
         for report in batch.tiers:
             if report.status == "off" and report.name in self.switched_off:
-                key = getattr(self.app, "key_for", lambda key_id: DEFAULT_KEYS[key_id][0].split(",")[0])
-                report.enable = f"ctrl+p › turn the {report.name} tier on (or {key('exact-only')})"
+                report.enable = self._how_to_switch_on(report.name)
         return batch
+
+    def _how_to_switch_on(self, tier: str) -> str:
+        if tier in self._default_off() and self._default_off() != set(self.adapter.tiers[1:]):
+            return f"ctrl+p › turn the {tier} tier on"  # exact-only's key brings back the defaults: off
+        key = getattr(self.app, "key_for", lambda key_id: DEFAULT_KEYS[key_id][0].split(",")[0])
+        return f"ctrl+p › turn the {tier} tier on (or {key('exact-only')})"
+
+    def _default_off(self) -> set[str]:
+        return set(getattr(self.adapter, "default_off", ()))
 
     def toggle_tier(self, tier: str) -> None:
         self.switched_off ^= {tier}
-        self.run_query(self.query_text, debounce=False)
+        self._after_switch()
 
     def toggle_exact_only(self) -> None:
+        """Exact only, or back: to the pane's defaults (every tier, when exact only is the default)."""
         slow = set(self.adapter.tiers[1:])
-        self.switched_off = set() if slow <= self.switched_off else slow
+        default = self._default_off()
+        back = default if default != slow else set()
+        self.switched_off = back if slow <= self.switched_off else slow
+        self._after_switch()
+
+    def _after_switch(self) -> None:
+        self.run_worker(self._tiers_on(), group="tiers", exit_on_error=False)
         self.run_query(self.query_text, debounce=False)
+
+    def show_summary(self) -> None:
+        """The adapter's line above the rows (products: how the words were read, "we do not sell that")."""
+        summary = getattr(self.adapter, "summary", None)
+        text = summary(self.answer) if summary is not None and self.answer is not None else None
+        widget = self.query_one("#summary", Static)
+        widget.set_class(text is not None, "-shown")
+        widget.update(text if text is not None else "")
 
     # -- the tier footer -----------------------------------------------------------------------
     def render_footer(self) -> None:
         show_ms = getattr(self.app, "format_ms", format_ms)
         live = {name: report for name, report in self.live.items() if name not in self.switched_off}
+        for name in self.switched_off:  # off here, even before the first answer says so
+            live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
         self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms))
 
     async def poll_live(self) -> None:

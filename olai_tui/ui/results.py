@@ -8,15 +8,16 @@ parsed as markup and a note titled ``[bold]`` would be bold.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
 from engines.answer import Hit
+from olai_tui.ui.adapters import RowView, plain_row
 from olai_tui.ui.keys import binding
-from olai_tui.ui.text import cell, tail_cell
+from olai_tui.ui.text import cell, one_line, tail_cell
 
 MARKER, TIER, SCORE = 1, 8, 6  # "≈"; "semantic"; "0.428" and "3.000" under the header "score"
 WHERE_SHARE = 0.35  # of what is left after the fixed columns: titles say more than paths
@@ -24,23 +25,30 @@ MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
 PADDING = 2  # DataTable's cell padding: one cell each side
 
 
-def column_widths(width: int) -> tuple[int, int]:
+def column_widths(width: int, tier: int = TIER) -> tuple[int, int]:
     """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
     (left out) when a title would get fewer than MIN_TITLE cells beside it."""
-    room = width - (MARKER + TIER + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
+    room = width - (MARKER + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
     where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
     if room - where - PADDING < MIN_TITLE:
         return max(MIN_TITLE // 2, room), 0
     return room - where - PADDING, where
 
 
-def row_cells(hit: Hit, title_width: int, where_width: int) -> list[Text]:
+def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None = None,
+              tier_width: int = TIER) -> list[Text]:
     resemblance = bool(hit.marker)
+    view = view or plain_row(hit)
+    title = Text(one_line(view.title), no_wrap=True, overflow="ellipsis", end="")
+    if view.detail:
+        title.append("  " + one_line(view.detail), style="dim")
+    if title.cell_len > title_width:
+        title.truncate(max(title_width, 1), overflow="ellipsis")
     cells = [
         cell(hit.marker or " ", MARKER, style="bold magenta" if resemblance else ""),
-        cell(hit.title or hit.id, title_width),
-        tail_cell(hit.where, where_width, style="dim"),
-        cell(hit.tier, TIER, style="italic" if resemblance else ""),
+        title,
+        tail_cell(view.where, where_width, style="dim"),
+        cell(view.tier, tier_width, style=view.tier_style),
         Text(f"{hit.score:.3f}", justify="right", end=""),
     ]
     return cells if where_width else cells[:2] + cells[3:]
@@ -57,8 +65,10 @@ class ResultsTable(DataTable):
     ResultsTable { height: 1fr; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, view: Callable[[Hit], RowView] | None = None, tiers: Sequence[str] = (), **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
+        self.tier_width = max([TIER, *(len(t) for t in tiers)])  # code's "embedding" is 9
+        self.view = view or plain_row  # what an engine's row says in each cell (adapters.RowView)
         self.hits: list[Hit] = []
         self._widths = (40, 24)
 
@@ -71,7 +81,7 @@ class ResultsTable(DataTable):
         self.add_column("title", width=title, key="title")
         if where:  # a narrow terminal keeps the title readable and leaves the path to the preview
             self.add_column("where", width=where, key="where")
-        self.add_column("tier", width=TIER, key="tier")
+        self.add_column("tier", width=self.tier_width, key="tier")
         self.add_column(Text("score", justify="right"), width=SCORE, key="score")
 
     def on_resize(self, event) -> None:
@@ -79,7 +89,7 @@ class ResultsTable(DataTable):
 
     def fit(self, width: int) -> None:
         """Lay the columns out for this width again (after a resize), keeping the rows and cursor."""
-        widths = column_widths(width)
+        widths = column_widths(width, self.tier_width)
         if widths == self._widths:
             return
         self._widths = widths
@@ -103,7 +113,7 @@ class ResultsTable(DataTable):
         if not hits:
             return
         title, where = self._widths
-        self.add_rows([row_cells(hit, title, where) for hit in hits])
+        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width) for hit in hits])
 
     @property
     def current(self) -> Hit | None:

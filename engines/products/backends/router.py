@@ -1,0 +1,225 @@
+"""The recall router: which backend answers, within what deadline, and when to stop asking Milvus.
+
+``backend`` (config ``[products.recall] backend``):
+  memory       (default) memory answers; Milvus only when memory cannot (vectors not loaded yet, failed)
+  milvus       Milvus first, memory the fallback (deadline, breaker, any failure)
+  milvus-only  Milvus alone: when it fails, its two sources say so and the other sources answer
+  memory-only  never Milvus
+
+Milvus has a deadline (400 ms by default) and a breaker: 3 failures in a row open it for 30 s, in
+which memory answers at once with the reason; then one try closes it again or re-opens it. Every
+answer says which backend answered (``recall_backend``) and why it fell back (``recall_fallback``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from pathlib import Path
+
+from engines.products.recall import Recall
+
+BACKENDS = ("memory", "milvus", "milvus-only", "memory-only")
+DEADLINE_S = 0.4  # Milvus on loopback answers Icecat in a few ms (bench.py); 400 ms is a stalled server
+BREAKER_FAILURES = 3
+BREAKER_OPEN_S = 30.0
+NOT_READY = ("indexing", "unavailable", "failed")
+
+
+@dataclass
+class RecallSettings:
+    backend: str = "memory"
+    uri: str | None = None
+    collection: str | None = None  # the alias; default: olai_ + the catalogue folder's name
+    deadline_ms: float = DEADLINE_S * 1000
+    token_env: str | None = None
+
+
+class Breaker:
+    """Open after ``failures`` failures in a row, for ``open_s`` seconds; then one try decides."""
+
+    def __init__(self, failures: int = BREAKER_FAILURES, open_s: float = BREAKER_OPEN_S, clock=time.monotonic):
+        self.failures, self.open_s, self.clock = failures, open_s, clock
+        self.in_a_row = 0
+        self.opened_at: float | None = None
+        self.probing = False  # open, its time is up, and one search is out trying Milvus
+        self._lock = threading.Lock()
+
+    def closed(self) -> bool:
+        """May this search ask Milvus? While open: no; when its time is up, yes for one search (the probe)."""
+        with self._lock:
+            if self.opened_at is None:
+                return True
+            if self.clock() - self.opened_at < self.open_s or self.probing:
+                return False
+            self.probing = True
+            return True
+
+    def seconds_left(self) -> float:
+        with self._lock:
+            return 0.0 if self.opened_at is None else max(0.0, self.open_s - (self.clock() - self.opened_at))
+
+    def record(self, ok: bool) -> None:
+        with self._lock:
+            self.probing = False
+            if ok:
+                self.in_a_row, self.opened_at = 0, None
+                return
+            self.in_a_row += 1
+            if self.in_a_row >= self.failures:  # a failed probe (in_a_row past 3) re-opens it at once
+                self.opened_at = self.clock()
+
+
+class RecallRouter:
+    def __init__(self, backend: str = "memory", milvus=None, deadline_s: float = DEADLINE_S,
+                 breaker: Breaker | None = None) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"recall backend {backend!r}: choose from {', '.join(BACKENDS)}")
+        if backend in ("milvus", "milvus-only") and milvus is None:
+            raise ValueError(f"recall backend {backend}: no Milvus configured (uri)")
+        self.backend, self.milvus, self.deadline_s = backend, milvus, deadline_s
+        self.breaker = breaker or Breaker()
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="olai-recall-router")
+
+    def close(self) -> None:
+        if self.milvus is not None:
+            self.milvus.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def recall(self, engine, request, sources: tuple[str, ...], allowed) -> tuple[Recall, str, str | None]:
+        """(the fused recall, the backend that answered, why it fell back or None)."""
+        vectors_on = engine._vectors_on(sources)
+        asks_milvus = ("words" in sources or vectors_on) and not request.code and request.text.strip()
+        if self.milvus is None or self.backend == "memory-only" or not asks_milvus:
+            return self._memory(engine, request, sources, allowed, vectors_on), "memory", None
+        if self.backend == "memory":
+            found = self._memory(engine, request, sources, allowed, vectors_on)
+            state = found.status.get("vectors")
+            if state not in NOT_READY:
+                return found, "memory", None
+            why = f"memory vectors {state}" + (f" ({found.reasons['vectors']})" if found.reasons.get("vectors") else "")
+            remote, problem = self._ask_milvus(engine, request, sources, allowed, vectors_on)
+            if remote is None:
+                return found, "memory", f"{why}; milvus: {problem}"
+            return remote, "milvus", None
+        remote, problem = self._ask_milvus(engine, request, sources, allowed, vectors_on)
+        if remote is not None:
+            return remote, "milvus", None
+        if self.backend == "milvus-only":
+            failed = engine.index.recall(request, (lambda r, a: ([], "failed", problem)) if vectors_on else None,
+                                         sources, allowed=allowed, words=lambda r, a: [])
+            if "words" in failed.status:
+                failed.status["words"], failed.reasons["words"] = "failed", problem
+            return failed, "milvus", None
+        return self._memory(engine, request, sources, allowed, vectors_on), "memory", f"milvus: {problem}"
+
+    @staticmethod
+    def _memory(engine, request, sources, allowed, vectors_on) -> Recall:
+        return engine.index.recall(request, engine.vectors if vectors_on else None, sources, allowed=allowed)
+
+    def _ask_milvus(self, engine, request, sources, allowed, vectors_on) -> tuple[Recall | None, str | None]:
+        if not self.breaker.closed():
+            return None, (f"breaker open after {self.breaker.failures} failures in a row "
+                          f"(next try in {self.breaker.seconds_left():.0f} s)" if not self.breaker.probing else
+                          f"breaker open after {self.breaker.failures} failures in a row (a probe is out)")
+        started = time.monotonic()
+        query_vector, floor = None, 0.0
+        if vectors_on:
+            try:  # the query is embedded here, by the same local model as the published vectors
+                embedder = engine.vectors.embedder
+                floor = embedder.info().floor
+                query_vector = embedder.embed([request.text[:300]], "query")[0]
+            except Exception as exc:  # noqa: BLE001 - no model: memory reports the vectors source itself
+                return None, f"no query vector ({exc})"
+        left = max(0.01, self.deadline_s - (time.monotonic() - started))
+        job = self._pool.submit(self.milvus.lists, request, allowed, engine.catalogue.by_id, query_vector, floor,
+                                "words" in sources, left)
+        try:
+            lists = job.result(timeout=left)
+        except FutureTimeout:
+            self.breaker.record(False)
+            self.milvus.forget()
+            return None, f"no answer within {self.deadline_s * 1000:.0f} ms"
+        except Exception as exc:  # noqa: BLE001 - refused, killed, unready: memory answers
+            self.breaker.record(False)
+            self.milvus.forget()
+            return None, _reason(exc)
+        self.breaker.record(True)
+        vectors = (lambda r, a: (lists["vectors"], "answered" if lists["vectors"] else "empty", None)) \
+            if vectors_on else None
+        found = engine.index.recall(request, vectors, sources, allowed=allowed, words=lambda r, a: lists["words"])
+        return found, None
+
+
+def _reason(exc: Exception) -> str:
+    code = getattr(exc, "code", None)
+    text = " ".join(str(getattr(exc, "message", None) or exc).split())
+    if callable(code):  # a raw grpc error: its status says more than its repr
+        try:
+            text = f"{code().name.lower()}: {exc.details() or ''}".strip(": ")
+        except Exception:  # noqa: BLE001
+            pass
+    return (text or type(exc).__name__)[:200]
+
+
+def memory_router() -> RecallRouter:
+    return RecallRouter("memory")
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "olai-tui" / "config.toml"
+
+
+def settings_from_config(path: Path | None = None) -> tuple[RecallSettings, str | None]:
+    """``[products.recall]`` of config.toml: (the settings, a one-line problem or None)."""
+    path = path or config_path()
+    if not path.is_file():
+        return RecallSettings(), None
+    try:
+        with open(path, "rb") as handle:
+            section = tomllib.load(handle).get("products", {}).get("recall")
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return RecallSettings(), f"{path}: {exc}; memory recall answers"
+    if not section:
+        return RecallSettings(), None
+    settings = RecallSettings(**{k: section[k] for k in RecallSettings.__dataclass_fields__ if k in section})
+    if settings.backend not in BACKENDS:
+        return RecallSettings(), f"{path}: [products.recall] backend {settings.backend!r} is not one of " \
+                                 f"{', '.join(BACKENDS)}; memory recall answers"
+    if settings.backend in ("milvus", "milvus-only") and not settings.uri:
+        return RecallSettings(), f"{path}: [products.recall] backend {settings.backend} needs uri; memory recall answers"
+    return settings, None
+
+
+def router_for(engine, settings: RecallSettings) -> RecallRouter:
+    """A router over ``engine``'s catalogue (needs pymilvus when a uri is set)."""
+    if not settings.uri or settings.backend == "memory-only":
+        return RecallRouter("memory-only" if settings.backend == "memory-only" else "memory")
+    from engines.products.backends.collection import fingerprint
+    from engines.products.backends.milvus import MilvusRecall
+    from engines.products.backends.publish import alias_for
+
+    alias = settings.collection or alias_for(catalogue_name(engine.catalogue))
+    token = os.environ.get(settings.token_env) if settings.token_env else None
+    milvus = MilvusRecall(settings.uri, alias, fingerprint(engine.catalogue, engine.knowledge), token=token)
+    return RecallRouter(settings.backend, milvus, deadline_s=float(settings.deadline_ms) / 1000)
+
+
+def catalogue_name(catalogue) -> str:
+    """The name a catalogue is published under: its file's or folder's name ("products", "icecat")."""
+    name = Path(catalogue.origin).name if catalogue.origin else ""
+    return name.split(".")[0] or "products"
+
+
+def router_from_config(engine, path: Path | None = None) -> tuple[RecallRouter, str | None]:
+    settings, problem = settings_from_config(path)
+    try:
+        return router_for(engine, settings), problem
+    except ImportError:
+        return RecallRouter("memory"), "pymilvus is not installed (pip install -e '.[milvus]'); memory recall answers"
