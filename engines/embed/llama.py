@@ -31,6 +31,12 @@ ENABLE_HINT = "run `make` (it writes the GGUF into .venv) or set OLAI_EMBED_MODE
 # Tokens per llama.cpp decode when embedding documents. Texts are packed several to a batch.
 DOCUMENT_BATCH_TOKENS = 256
 MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on sequences of at most 256 word pieces
+# One thread embeds a query: a short query is too small to share. Measured on 2 quiet cores, 100
+# queries (tools/measure_query_threads.py): 1 thread p50 2.2 ms (passive or spinning
+# waits alike); 2 threads 1.2 ms while spinning, 6.9 ms with the passive waits the indexer needs;
+# and 2 spinning threads took ~0.9 s per query beside a busy neighbour. One thread also leaves the
+# other core to the background indexer.
+QUERY_THREADS = 1
 
 
 def _threads() -> int:
@@ -106,11 +112,12 @@ class LlamaEmbedder:
                 "llama-cpp-python is not installed", "pip install llama-cpp-python==0.3.36 (or run `make`)"
             ) from exc
         n_batch = MAX_TOKENS if kind == "query" else DOCUMENT_BATCH_TOKENS
+        threads = QUERY_THREADS if kind == "query" else self.n_threads
         try:
             return Llama(
                 model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, MAX_TOKENS),
-                n_batch=n_batch, n_ubatch=n_batch, n_threads=self.n_threads,
-                n_threads_batch=self.n_threads, verbose=False,
+                n_batch=n_batch, n_ubatch=n_batch, n_threads=threads,
+                n_threads_batch=threads, verbose=False,
             )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
             raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", ENABLE_HINT) from exc
