@@ -12,6 +12,7 @@ from olai_tui.progress import Progress
 COLUMNS = {  # the figures each engine's table shows, in order
     "notes": ("ndcg@10", "mrr@10", "recall@10", "recall@100", "p50_ms", "p90_ms"),
     "code": ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms"),
+    "icecat": ("right_first", "in_top3", "ndcg@10", "recall", "p50_ms", "p90_ms"),
 }
 
 
@@ -20,6 +21,8 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
         tables = _notes(dataset, configs, split, fresh)
     elif engine == "code":
         tables = _code(dataset, configs, split, fresh)
+    elif engine == "products" and dataset == "icecat":
+        return _icecat(configs, split, fresh, as_json)
     elif engine == "products":
         return _products(dataset, configs, split, as_json)
     else:
@@ -75,7 +78,7 @@ def _products(dataset: str, configs: str | None, split: str, as_json: bool) -> i
     from engines.eval.food.run import CONFIGS, evaluate as evaluate_food, markdown as food_markdown
 
     if dataset != "food":
-        raise UsageError(f"--dataset: unknown dataset {dataset!r} for products (known: food)")
+        raise UsageError(f"--dataset: unknown dataset {dataset!r} for products (known: food, icecat)")
     names = _configs(configs, tuple(CONFIGS))
     splits = ["dev", "heldout"] if split == "both" else [split]
     results = [evaluate_food(s, names) for s in splits]
@@ -88,6 +91,70 @@ def _products(dataset: str, configs: str | None, split: str, as_json: bool) -> i
         sys.stdout.write("\n")
     else:
         print("\n\n".join(food_markdown(r) for r in results))
+    return 0
+
+
+def _icecat(configs: str | None, split: str, fresh: bool, as_json: bool) -> int:
+    """Icecat (graded 0..3): the products configurations side by side, smart_milvus beside smart."""
+    from engines.eval import runner
+    from engines.eval.icecat import (CONFIGS, DEPTH, HELDOUT, IcecatConfigs, RatingsError, icecat_metrics,
+                                     icecat_requests, milvus_available, same_first)
+    from engines.products.catalogue import CatalogueError
+
+    names = _configs(configs, CONFIGS)
+    if "smart_milvus" in names and (why := milvus_available()):
+        print(f"eval: smart_milvus skipped: {why}", file=sys.stderr)
+        names.remove("smart_milvus")
+    if not names:
+        raise UsageError("--configs: nothing left to run")
+    corpus = shared_data() / "products" / "icecat"
+    if not corpus.is_dir():
+        raise UsageError(f"{corpus}: no such folder")
+    try:
+        requests = icecat_requests(corpus, shared_data().parent / "heldout" / "products" / HELDOUT)
+    except RatingsError as exc:
+        raise UsageError(str(exc)) from None
+    if split in ("heldout", "both") and not any(r.split == "heldout" for r in requests):
+        print(f"eval: no held-out file ({HELDOUT}); its table is empty", file=sys.stderr)
+    setup = IcecatConfigs(corpus, progress=Progress("indexing icecat"), say=lambda t: print(f"eval: {t}", file=sys.stderr))
+    factories = setup.factories()
+    progress = Progress("eval products icecat")
+    try:
+        tables = runner.run("products", "icecat", requests, {n: factories[n] for n in names}, split=split,
+                            fresh=fresh, salt=f"{corpus.resolve()}|{DEPTH}", progress=progress, score=icecat_metrics)
+    except CatalogueError as exc:
+        raise UsageError(str(exc)) from None
+    except RuntimeError as exc:  # vectors not ready, Milvus not starting: one line, not a traceback
+        raise UsageError(str(exc)) from None
+    finally:
+        progress.finish()
+        setup.close()
+    if setup.fell_back:
+        print("eval: smart_milvus fell back to memory: " + ", ".join(f"{n} x {why}" for why, n in setup.fell_back.items()),
+              file=sys.stderr)
+    compared = {t.split: same_first(t) for t in tables}
+    scored = {t.split: sum(1 for r in requests if r.split == t.split and any(g >= 3 for g in r.judged.values()))
+              for t in tables}
+    if as_json:
+        out = _json(tables, "products", "icecat", split)
+        out["depth"] = DEPTH
+        out["scored_requests"] = scored  # the requests with a product rated 3: the figures' denominators
+        if any(compared.values()):
+            out["smart_vs_smart_milvus"] = compared
+        if setup.milvus_facts:
+            out["milvus"] = setup.milvus_facts
+        json.dump(out, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    text = markdown(tables, COLUMNS["icecat"]) + (
+        "\n\nFigures over the requests with a product rated 3 (" + ", ".join(f"{k} {v}" for k, v in scored.items())
+        + f"); recall: the rated-3 products among the first {DEPTH} ids returned (smart: the 40 its judge saw at"
+        " most); timings over every request.")
+    for s, c in compared.items():
+        if c:
+            text += (f"\n\n{s}: smart_milvus against smart, the same first product on {c['same_first']}/{c['requests']}"
+                     f" requests; top-10 overlap (Jaccard) {c['top10_jaccard_mean']:.3f}")
+    print(text)
     return 0
 
 
@@ -120,7 +187,7 @@ def markdown(tables, columns) -> str:
         cells = [name]
         for c in columns:
             for t in tables:
-                v = t.metrics[name][c]
-                cells.append(f"{v:.1f}" if c.endswith("_ms") else f"{v:.3f}")
+                v = t.metrics[name].get(c)
+                cells.append("—" if v is None else f"{v:.1f}" if c.endswith("_ms") else f"{v:.3f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

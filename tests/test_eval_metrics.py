@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engines.eval.metrics import mrr_at, ndcg_at, percentile, recall_at
+from engines.eval.metrics import graded_recall_at, in_top, mrr_at, ndcg_at, percentile, recall_at, right_first
 from engines.eval.runner import Request, run, split_of
 
 
@@ -60,3 +60,34 @@ def test_the_runner_scores_every_config_with_the_same_code_and_caches_answers():
     assert len(calls) == 2, "a second run reads the cached answers"
     run("test", "toy", requests, {"perfect": perfect}, split="dev", fresh=True)
     assert len(calls) == 4
+
+
+def test_graded_figures_of_known_rankings():
+    judged = {"a": 3, "b": 2, "c": 3, "d": 0}
+    assert right_first(["a", "b"], judged) == 1.0
+    assert right_first(["b", "a"], judged) == 0.0, "a 2 first is not right"
+    assert right_first([], judged) == 0.0
+    assert right_first(["b"], {"b": 2, "x": 1}) is None, "no 3 to find: not defined"
+    assert in_top(["d", "b", "c", "a"], judged, 3) == 1.0
+    assert in_top(["d", "b", "x", "a"], judged, 3) == 0.0
+    assert in_top(["b", "d"], {"b": 2}, 3) is None
+    assert graded_recall_at(["c", "x", "b", "a"], judged, 3) == pytest.approx(1 / 2)
+    assert graded_recall_at(["c", "x", "b", "a"], judged, 4) == 1.0
+    assert graded_recall_at(["b", "c"], judged, 10, grade=2) == pytest.approx(2 / 3)
+    assert graded_recall_at(["b"], {"b": 2}, 10) is None
+
+
+def test_the_runner_averages_a_figure_over_the_requests_that_define_it():
+    requests = [Request("1", "alpha", {"a": 3.0}, "dev"), Request("2", "beta", {"b": 1.0}, "dev"),
+                Request("3", "gamma", {"c": 3.0}, "dev")]
+
+    def score(ranked, judged):
+        return {"right_first": right_first(ranked, judged), "mrr@10": mrr_at(ranked, judged, 10)}
+
+    tables = run("test", "graded", requests, {"first": lambda: lambda q: [q[0]]}, split="dev", fresh=True,
+                 score=score)
+    m = tables[0].metrics["first"]
+    assert m["right_first"] == 0.5, "beta has no 3: left out (1 of 2), not counted as a miss (1 of 3)"
+    assert m["mrr@10"] == pytest.approx(2 / 3, abs=1e-4), "mrr is defined for all three"
+    beta = next(r for r in tables[0].requests if r["query"] == "beta")
+    assert beta["configs"]["first"]["right_first"] is None

@@ -40,3 +40,29 @@ def percentile(values: Sequence[float], q: float) -> float:
     pos = (len(ordered) - 1) * q / 100
     lo, hi = math.floor(pos), math.ceil(pos)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+# -- graded judgements (Icecat: 0 irrelevant .. 3 exact) -------------------------------------------
+# Each returns None when the request has no product judged ``grade`` or better: the figure is not
+# defined for it, and the runner averages over the requests where it is.
+
+def right_first(ranked: Sequence[str], judged: Mapping[str, float], grade: float = 3.0) -> float | None:
+    """1.0 when the first ranked id is judged ``grade`` or better, else 0.0."""
+    if not any(g >= grade for g in judged.values()):
+        return None
+    return 1.0 if ranked and judged.get(ranked[0], 0.0) >= grade else 0.0
+
+
+def in_top(ranked: Sequence[str], judged: Mapping[str, float], k: int = 3, grade: float = 3.0) -> float | None:
+    """1.0 when one of the first ``k`` ids is judged ``grade`` or better, else 0.0."""
+    if not any(g >= grade for g in judged.values()):
+        return None
+    return 1.0 if any(judged.get(doc, 0.0) >= grade for doc in ranked[:k]) else 0.0
+
+
+def graded_recall_at(ranked: Sequence[str], judged: Mapping[str, float], k: int, grade: float = 3.0) -> float | None:
+    """The share of the ids judged ``grade`` or better that are among the first ``k`` ranked."""
+    wanted = {doc for doc, g in judged.items() if g >= grade}
+    if not wanted:
+        return None
+    return len(wanted & set(ranked[:k])) / len(wanted)

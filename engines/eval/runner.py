@@ -21,6 +21,7 @@ from engines.embed.cache import cache_root
 from engines.eval.metrics import mrr_at, ndcg_at, percentile, recall_at
 
 Ranker = Callable[[str], list[str]]
+Scorer = Callable[[Sequence[str], Mapping[str, float]], Mapping[str, "float | None"]]
 
 
 @dataclass
@@ -111,8 +112,12 @@ class AnswerCache:
 
 def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping[str, Callable[[], Ranker]],
         split: str = "both", fresh: bool = False, salt: str = "",
-        progress: Callable[[int, int], None] | None = None) -> list[Table]:
-    """One table per split asked for (dev, heldout, or both), a row per configuration."""
+        progress: Callable[[int, int], None] | None = None, score: Scorer | None = None) -> list[Table]:
+    """One table per split asked for (dev, heldout, or both), a row per configuration.
+
+    ``score`` (ranked ids, judged) -> figures: ``ranking_metrics`` unless a dataset needs others (Icecat's
+    graded figures). A figure that is None for a request (not defined for it) is averaged over the
+    requests where it is defined; a figure defined for none of them is None."""
     salt = salt + code_fingerprint()
     outcomes: dict[str, dict[str, Outcome]] = {}
     total, done = len(requests) * len(configs), 0
@@ -136,26 +141,31 @@ def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping
         finally:
             cache.save()
     splits = ["dev", "heldout"] if split == "both" else [split]
-    return [_table(engine, dataset, s, [r for r in requests if r.split == s], outcomes) for s in splits]
+    return [_table(engine, dataset, s, [r for r in requests if r.split == s], outcomes, score or ranking_metrics)
+            for s in splits]
 
 
 def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
-           outcomes: Mapping[str, Mapping[str, Outcome]]) -> Table:
+           outcomes: Mapping[str, Mapping[str, Outcome]], score: Scorer = ranking_metrics) -> Table:
     table = Table(engine, dataset, split)
     per_request: dict[str, dict] = {r.id: {"id": r.id, "query": r.text, "configs": {}} for r in requests}
     for name, by_id in outcomes.items():
         sums: dict[str, float] = {}
+        counts: dict[str, int] = {}
         times = []
         for r in requests:
             outcome = by_id[r.id]
-            values = ranking_metrics(outcome.ranked, r.judged)
+            values = score(outcome.ranked, r.judged)
             for k, v in values.items():
-                sums[k] = sums.get(k, 0.0) + v
+                sums.setdefault(k, 0.0)
+                counts.setdefault(k, 0)
+                if v is not None:
+                    sums[k] += v
+                    counts[k] += 1
             times.append(outcome.ms)
             per_request[r.id]["configs"][name] = {"top": outcome.ranked[:10], "ms": round(outcome.ms, 3),
-                                                   **{k: round(v, 4) for k, v in values.items()}}
-        n = max(1, len(requests))
-        metrics = {k: round(v / n, 4) for k, v in sums.items()}
+                                                   **{k: None if v is None else round(v, 4) for k, v in values.items()}}
+        metrics = {k: round(v / counts[k], 4) if counts[k] else None for k, v in sums.items()}
         metrics["p50_ms"] = round(percentile(times, 50), 3) if times else 0.0
         metrics["p90_ms"] = round(percentile(times, 90), 3) if times else 0.0
         metrics["requests"] = len(requests)
