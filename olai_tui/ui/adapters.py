@@ -144,6 +144,11 @@ class NotesAdapter:
             return {SEMANTIC: TierReport(SEMANTIC, state.state, reason=state.reason, enable=state.enable)}
         return {}
 
+    def notices(self) -> list[str]:
+        """The vector cache's notices (discarded and rebuilt, running without persistence), once each."""
+        semantic = getattr(self.engine, "_semantic", None)
+        return list(semantic.notices()) if semantic is not None else []
+
     def rebuild(self) -> str:
         self.engine.reload()
         self.start()

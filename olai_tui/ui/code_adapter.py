@@ -75,6 +75,14 @@ class CodeAdapter:
             return {EMBEDDING: TierReport(EMBEDDING, state.state, reason=state.reason, enable=state.enable)}
         return {}
 
+    def notices(self) -> list[str]:
+        """The engine's notices (an endpoint ignored) and its vector cache's (discarded, not persisted)."""
+        if not self._engine.made:
+            return []
+        engine = self.engine
+        vectors = getattr(engine, "_vectors", None)
+        return list(getattr(engine, "notices", []) or []) + (list(vectors.notices()) if vectors is not None else [])
+
     def rebuild(self) -> str:
         engine = self.engine
         engine.reload()

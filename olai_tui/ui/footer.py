@@ -73,11 +73,13 @@ def waiting_chip(name: str, state: str) -> Text:
 
 
 def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, TierReport],
-                searching: bool, show_ms: FormatMs = format_ms) -> Text:
-    """The footer line(s): a chip per tier of the pane, then the answer's total.
+                searching: bool, show_ms: FormatMs = format_ms, notices: Sequence[str] = ()) -> Text:
+    """The footer line(s): a chip per tier of the pane, then the answer's total, then one line per notice.
 
     ``live`` is what a tier is doing between answers (indexing progress, unavailable); it also
-    keeps an answer's ``indexing done/of`` moving while the index builds.
+    keeps an answer's ``indexing done/of`` moving while the index builds. ``notices`` are what the
+    engine had to do about a fault (a vector cache discarded, an endpoint ignored, recall that fell
+    back): each said once, in words (plain text, never markup), so it reads the same under NO_COLOR.
     """
     chips: list[Text] = []
     for name in tiers:
@@ -101,6 +103,15 @@ def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, 
     if answer is not None:
         line.append(SEPARATOR, style="dim")
         line.append(f"total {answer.total:,}", style="bold")
+    seen: set[str] = set()
+    for notice in notices:
+        said = one_line(str(notice))
+        if not said or said in seen:
+            continue
+        seen.add(said)
+        line.append("\n")
+        line.append("notice: ", style="bold yellow")
+        line.append(said)
     return line
 
 
@@ -108,7 +119,7 @@ class TierFooter(Static):
     DEFAULT_CSS = """
     TierFooter {
         height: auto;
-        max-height: 4;
+        max-height: 6;
         padding: 0 1;
         background: $panel;
     }

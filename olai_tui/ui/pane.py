@@ -86,6 +86,7 @@ class SearchPane(Widget):
         self.cursor_blink = cursor_blink
         self.answer: Answer | None = None  # the answer whose rows are on screen
         self.live: dict[str, TierReport] = {}
+        self.notices: list[str] = []  # the engine's notices (a vector cache discarded, an endpoint ignored)
         self.switched_off: set[str] = set(getattr(adapter, "default_off", ()))  # code's embedding: opt-in
         self.searching = False
         self.generation = 0  # bumped on every query change: a batch of an older generation is stale
@@ -279,7 +280,19 @@ class SearchPane(Widget):
         live = {name: report for name, report in self.live.items() if name not in self.switched_off}
         for name in self.switched_off:  # off here, even before the first answer says so
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
-        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms))
+        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
+                                                    self.footer_notices()))
+
+    def footer_notices(self) -> list[str]:
+        """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
+        said: list[str] = []
+        hook = getattr(self.adapter, "answer_notices", None)
+        if hook is not None and self.answer is not None:
+            try:
+                said += hook(self.answer)
+            except Exception:  # noqa: BLE001 - a notice never breaks the footer
+                pass
+        return said + [n for n in self.notices if n not in said]
 
     async def poll_live(self) -> None:
         """Index progress (and unavailability) between answers; re-asks the query once the index is ready.
@@ -295,9 +308,11 @@ class SearchPane(Widget):
                 live = await asyncio.to_thread(self.adapter.live_reports)
             except Exception as exc:  # noqa: BLE001
                 live = {t: TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}") for t in self.adapter.tiers[1:]}
+            notices = await asyncio.to_thread(_adapter_notices, self.adapter)
             was_indexing = any(r.status == "indexing" for r in self.live.values())
-            if live != self.live:
+            if live != self.live or notices != self.notices:
                 self.live = live
+                self.notices = notices
                 self.render_footer()
             still_indexing = any(r.status == "indexing" for r in live.values())
             if was_indexing and not still_indexing and self.answer is not None:
@@ -347,6 +362,22 @@ class SearchPane(Widget):
 
     def focus_search(self) -> None:
         self.input.focus()
+
+
+def _adapter_notices(adapter) -> list[str]:
+    """The adapter's engine notices, each once, in the order they came; none when it has no such hook."""
+    hook = getattr(adapter, "notices", None)
+    if hook is None:
+        return []
+    try:
+        found = hook()
+    except Exception as exc:  # noqa: BLE001 - said, never raised into the poll
+        found = [f"could not read the engine's notices: {type(exc).__name__}: {exc}"]
+    out: list[str] = []
+    for notice in found:
+        if notice and notice not in out:
+            out.append(str(notice))
+    return out
 
 
 def _next_batch(stream: Iterator[Batch]) -> Batch | None:

@@ -35,10 +35,46 @@ class ProductsAdapter:
     tiers = (EXACT, RECALL, VECTORS, JUDGE)
     default_off = (VECTORS,)  # the model: only when asked for
 
-    def __init__(self, engine: ProductsEngine | Callable[[], ProductsEngine], label: str) -> None:
-        self._engine = Lazy(engine)
+    def __init__(self, engine: ProductsEngine | Callable[[], ProductsEngine], label: str,
+                 router_from_config: bool = True) -> None:
+        """``router_from_config``: recall's backend as config.toml's ``[products.recall]`` says, as the CLI
+        does (a configured Milvus answers, memory the fallback); an engine given its own router keeps it."""
+        self._router_notices: list[str] = []
+        self._use_config = router_from_config
+        if callable(engine) and not hasattr(engine, "search"):
+            make = engine
+            self._engine = Lazy(lambda: self._configured(make()))
+        else:
+            self._engine = Lazy(self._configured(engine))
         self.label = label
         self._meaning_on = False
+
+    def _configured(self, engine: ProductsEngine) -> ProductsEngine:
+        if not self._use_config:
+            return engine
+        from engines.products.backends.router import router_for, settings_from_config
+
+        router = getattr(engine, "router", None)
+        if router is None or router.backend != "memory" or router.milvus is not None:
+            return engine  # a router chosen by whoever made the engine
+        settings, problem = settings_from_config()
+        if problem:
+            self._router_notices.append(problem)
+        if settings.backend == "memory-only":
+            router.backend = "memory-only"
+        if not settings.uri or settings.backend == "memory-only":
+            return engine
+        try:
+            configured = router_for(engine, settings)
+        except ImportError:
+            self._router_notices.append("pymilvus is not installed (pip install -e '.[milvus]'); memory recall answers")
+            return engine
+        except Exception as exc:  # noqa: BLE001 - a bad uri: memory answers, and the footer says why
+            self._router_notices.append(f"recall backend {settings.backend}: {one_line(str(exc))}; memory recall answers")
+            return engine
+        engine.router = configured
+        router.close()
+        return engine
 
     @property
     def engine(self) -> ProductsEngine:
@@ -109,6 +145,23 @@ class ProductsAdapter:
         if state.state in ("unavailable", "failed"):
             return {VECTORS: TierReport(VECTORS, state.state, reason=state.reason, enable=state.enable)}
         return {}
+
+    def notices(self) -> list[str]:
+        """A config problem with the recall backend, and the vector cache's notices (discarded, not persisted)."""
+        out = list(self._router_notices)
+        if self._engine.made:
+            cache = getattr(getattr(self.engine, "_vectors", None), "_cache", None)
+            out += list(getattr(cache, "notices", None) or [])
+        return out
+
+    def answer_notices(self, answer: Answer) -> list[str]:
+        """Which recall backend answered, when it is not plain memory recall: Milvus, or memory after a fallback."""
+        backend, fallback = answer.extras.get("recall_backend"), answer.extras.get("recall_fallback")
+        if fallback:
+            return [f"recall via {backend or 'memory'} ({fallback})"]
+        if backend and backend != "memory":
+            return [f"recall via {backend}"]
+        return []
 
     def rebuild(self) -> str:
         return "the catalogue is read once, at start: restart olai-tui to read it again"
