@@ -9,7 +9,6 @@ symbols already embedded and the tier says ``indexing done/of``.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable, Sequence
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
 from engines.embed.index_state import IndexState, SettlesWithCooldown
-from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, embed_checked
+from engines.embed.retry import Cooldown, RetryPolicy
 
 EMBED_BATCH = 32  # symbols per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
@@ -100,37 +99,12 @@ class VectorIndex(SettlesWithCooldown):
                 del self._texts[key]
             self._version += 1
             self._state = IndexState("building", self._done(), len(self._keys))
-        last_save = time.monotonic()
-        embedded_any = False
-        while not self._stop.is_set():
-            with self._lock:
-                if not self._texts:
-                    break
-                # Similar lengths together: llama.cpp packs a batch's texts into one decode.
-                batch = sorted(self._texts, key=lambda k: len(self._texts[k]))[:EMBED_BATCH]
-                texts = [self._texts[k] for k in batch]
-            try:
-                vectors = embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop)
-            except EmbedderUnavailable as exc:
-                return self._settle(IndexState("unavailable", self._done(), len(self._keys), exc.reason, exc.enable))
-            except BatchFailed as exc:  # every try failed: the vectors embedded so far stay in the cache
-                cache.save()
-                return self._settle(IndexState("failed", self._done(), len(self._keys), exc.reason))
-            except Exception as exc:  # noqa: BLE001
-                return self._settle(IndexState("failed", self._done(), len(self._keys), f"embedding failed: {exc}"))
-            with self._lock:
-                cache.put_many(batch, vectors)
-                for k in batch:
-                    self._texts.pop(k, None)
-                self._version += 1
-                self.embedded_texts.extend(texts)
-                done, of = self._done(), len(self._keys)
-            embedded_any = True
-            if progress:
-                progress(done, of)
-            if time.monotonic() - last_save > SAVE_EVERY_S:
-                cache.save()
-                last_save = time.monotonic()
+        before = len(self.embedded_texts)
+        failed = self._embed_pending(cache, lambda: list(self._texts), lambda: (self._done(), len(self._keys)),
+                                     EMBED_BATCH, SAVE_EVERY_S, progress)
+        if failed is not None:
+            return failed
+        embedded_any = len(self.embedded_texts) > before
         with self._lock:
             finished = not self._texts
             keep = set(self._keys)

@@ -9,7 +9,6 @@ passages are all embedded and say ``indexing done/of``.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -18,7 +17,7 @@ import numpy as np
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
 from engines.embed.index_state import IndexState, SettlesWithCooldown
-from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, embed_checked
+from engines.embed.retry import Cooldown, RetryPolicy
 from engines.notes.chunks import passages
 from engines.notes.corpus import Note
 
@@ -109,36 +108,10 @@ class SemanticIndex(SettlesWithCooldown):
             for key in [k for k in self._texts if k in cache]:
                 del self._texts[key]
             self._state = IndexState("building", self._done_count(), len(self._notes))
-        last_save = time.monotonic()
-        while not self._stop.is_set():
-            with self._lock:
-                missing = self._missing()
-                if not missing:
-                    break
-                # Similar lengths together: llama.cpp packs a batch's texts into one decode.
-                batch = sorted(missing, key=lambda k: len(self._texts[k]))[:EMBED_BATCH]
-                texts = [self._texts[k] for k in batch]
-            try:
-                vectors = embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop)
-            except EmbedderUnavailable as exc:
-                return self._settle(IndexState("unavailable", self._done_count(), len(self._notes), exc.reason, exc.enable))
-            except BatchFailed as exc:  # every try failed: the vectors embedded so far stay in the cache
-                cache.save()
-                return self._settle(IndexState("failed", self._done_count(), len(self._notes), exc.reason))
-            except Exception as exc:  # noqa: BLE001
-                return self._settle(IndexState("failed", self._done_count(), len(self._notes), f"embedding failed: {exc}"))
-            with self._lock:
-                cache.put_many(batch, vectors)
-                for k in batch:
-                    self._texts.pop(k, None)
-                self._version += 1
-                self.embedded_texts.extend(texts)
-                done, of = self._done_count(), len(self._notes)
-            if progress:
-                progress(done, of)
-            if time.monotonic() - last_save > SAVE_EVERY_S:
-                cache.save()
-                last_save = time.monotonic()
+        failed = self._embed_pending(cache, self._missing, lambda: (self._done_count(), len(self._notes)),
+                                     EMBED_BATCH, SAVE_EVERY_S, progress)
+        if failed is not None:
+            return failed
         with self._lock:
             if self._missing():  # stopped early
                 self._state = IndexState("idle", self._done_count(), len(self._notes))
