@@ -67,3 +67,10 @@ def test_bm25_top_keeps_only_positive_scores_and_respects_k_with_ties_in_corpus_
 
 def test_an_empty_corpus_answers_nothing():
     assert BM25Index([]).top(["a"], 3) == [] and BM25Index([[], []]).scores(["a"]).tolist() == [0, 0]
+
+
+def test_standard_tokenize_reads_as_a_plain_bm25_setup():
+    from engines.lexical import standard_tokenize
+
+    # lower-cased, one-letter words and stopwords out, Snowball stems (not our light stemmer: "caches" -> "cach")
+    assert standard_tokenize("The Running of the caches, a HTTPServer x 12") == ["run", "cach", "httpserver", "12"]
