@@ -15,12 +15,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, Union
 
 from engines.embed.cache import cache_root
 from engines.eval.metrics import mrr_at, ndcg_at, percentile, recall_at
 
-Ranker = Callable[[str], list[str]]
+# A configuration answers a query with ranked ids, or ranked ids and extras the scoring reads (labels, flags).
+Ranker = Callable[[str], Union[list[str], tuple[list[str], dict]]]
 Scorer = Callable[[Sequence[str], Mapping[str, float]], Mapping[str, "float | None"]]
 
 
@@ -30,12 +31,23 @@ class Request:
     text: str
     judged: dict[str, float]  # id -> gain (> 0 relevant)
     split: str = "dev"
+    spec: Any = None  # what a dataset's own scoring needs beyond gains (a food request's kinds and rules)
 
 
 @dataclass
 class Outcome:
     ranked: list[str]
     ms: float
+    extras: dict = field(default_factory=dict)
+
+
+# Scores one configuration's outcome for one request: figure -> value (None: not defined for it).
+OutcomeScorer = Callable[[Outcome, Request], Mapping[str, "float | None"]]
+
+
+def by_gains(score: Scorer) -> OutcomeScorer:
+    """A scorer of (ranked ids, judged gains), the usual shape, as one of (outcome, request)."""
+    return lambda outcome, request: score(outcome.ranked, request.judged)
 
 
 @dataclass
@@ -90,10 +102,12 @@ class AnswerCache:
 
     def get(self, query: str) -> Outcome | None:
         row = self.rows.get(query)
-        return Outcome(row["ranked"], row["ms"]) if row else None
+        return Outcome(row["ranked"], row["ms"], row.get("extras") or {}) if row else None
 
     def put(self, query: str, outcome: Outcome) -> None:
         self.rows[query] = {"ranked": outcome.ranked, "ms": outcome.ms}
+        if outcome.extras:
+            self.rows[query]["extras"] = outcome.extras
         self._dirty = True
 
     def save(self) -> None:
@@ -112,12 +126,16 @@ class AnswerCache:
 
 def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping[str, Callable[[], Ranker]],
         split: str = "both", fresh: bool = False, salt: str = "",
-        progress: Callable[[int, int], None] | None = None, score: Scorer | None = None) -> list[Table]:
+        progress: Callable[[int, int], None] | None = None, score: Scorer | None = None,
+        score_outcome: OutcomeScorer | None = None, summed: frozenset[str] = frozenset()) -> list[Table]:
     """One table per split asked for (dev, heldout, or both), a row per configuration.
 
     ``score`` (ranked ids, judged) -> figures: ``ranking_metrics`` unless a dataset needs others (Icecat's
-    graded figures). A figure that is None for a request (not defined for it) is averaged over the
-    requests where it is defined; a figure defined for none of them is None."""
+    graded figures); ``score_outcome`` (outcome, request) -> figures where the scoring needs more (food).
+    A figure that is None for a request (not defined for it) is averaged over the requests where it
+    is defined; a figure defined for none of them is None; figures in ``summed`` are counted, not
+    averaged. Only the configurations' own work is timed; an interrupt keeps every answer cached so far."""
+    scorer = score_outcome or by_gains(score or ranking_metrics)
     salt = salt + code_fingerprint()
     outcomes: dict[str, dict[str, Outcome]] = {}
     total, done = len(requests) * len(configs), 0
@@ -131,8 +149,10 @@ def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping
                 if outcome is None:
                     ranker = ranker or make()
                     start = time.perf_counter()
-                    ranked = ranker(request.text)
-                    outcome = Outcome(ranked, (time.perf_counter() - start) * 1000)
+                    answered = ranker(request.text)
+                    ms = (time.perf_counter() - start) * 1000
+                    ranked, extras = answered if isinstance(answered, tuple) else (answered, {})
+                    outcome = Outcome(list(ranked), ms, extras)
                     cache.put(request.text, outcome)
                 outcomes[name][request.id] = outcome
                 done += 1
@@ -141,12 +161,13 @@ def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping
         finally:
             cache.save()
     splits = ["dev", "heldout"] if split == "both" else [split]
-    return [_table(engine, dataset, s, [r for r in requests if r.split == s], outcomes, score or ranking_metrics)
+    return [_table(engine, dataset, s, [r for r in requests if r.split == s], outcomes, scorer, summed)
             for s in splits]
 
 
 def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
-           outcomes: Mapping[str, Mapping[str, Outcome]], score: Scorer = ranking_metrics) -> Table:
+           outcomes: Mapping[str, Mapping[str, Outcome]], score: OutcomeScorer,
+           summed: frozenset[str] = frozenset()) -> Table:
     table = Table(engine, dataset, split)
     per_request: dict[str, dict] = {r.id: {"id": r.id, "query": r.text, "configs": {}} for r in requests}
     for name, by_id in outcomes.items():
@@ -155,7 +176,7 @@ def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
         times = []
         for r in requests:
             outcome = by_id[r.id]
-            values = score(outcome.ranked, r.judged)
+            values = score(outcome, r)
             for k, v in values.items():
                 sums.setdefault(k, 0.0)
                 counts.setdefault(k, 0)
@@ -164,8 +185,12 @@ def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
                     counts[k] += 1
             times.append(outcome.ms)
             per_request[r.id]["configs"][name] = {"top": outcome.ranked[:10], "ms": round(outcome.ms, 3),
-                                                   **{k: None if v is None else round(v, 4) for k, v in values.items()}}
-        metrics = {k: round(v / counts[k], 4) if counts[k] else None for k, v in sums.items()}
+                                                   **{k: None if v is None else round(float(v), 4)
+                                                      for k, v in values.items()}}
+            for key, value in outcome.extras.items():  # labels and flags travel with the answer they describe
+                per_request[r.id]["configs"][name][key] = value[:10] if isinstance(value, list) else value
+        metrics = {k: (int(v) if k in summed else round(v / counts[k], 4)) if counts[k] else None
+                   for k, v in sums.items()}
         metrics["p50_ms"] = round(percentile(times, 50), 3) if times else 0.0
         metrics["p90_ms"] = round(percentile(times, 90), 3) if times else 0.0
         metrics["requests"] = len(requests)

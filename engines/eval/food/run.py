@@ -4,26 +4,25 @@ Configurations (issue 6): ``bm25`` (any word over names, brand and description, 
 (vectors only), ``hybrid_rrf`` (bm25 + knn top 100s, k = 60, equal weights), ``bm25_rules`` and
 ``hybrid_rrf_rules`` (the same inside the hard rules), ``recall`` (smart recall, fused order, no
 judge), ``smart`` (recall + the rules judge). Baselines are what a standard setup ships: no rules,
-no judge, no not-sold answer. ``python -m engines.eval.food.run --split dev`` prints the table.
+no judge, no not-sold answer.
 
 A product is *right* for a request when its kind is one of the request's kinds and it keeps the
 request's rules as the set's author wrote them (for a code: it is that product). Figures: right
 first, in top 3, recall (right products among the first 40 the ranking saw, over min(right, 40)),
 dropped (requests whose top 3 holds a product breaking a stated claim or avoid-rule), stand-in as
 match (a stand-in kind shown first and called a match), not sold said / due, p50 and p90 ms.
+`olai-tui eval products --dataset food` runs them through engines/eval/runner.py (cache, progress).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from engines.eval.food import FoodRequest, load_food_requests
-from engines.eval.metrics import percentile
+from engines.eval.runner import Outcome, Ranker, Request
 from engines.fusion import rrf
 from engines.lexical import top_of
 from engines.products.catalogue import Product, normal_code
@@ -104,64 +103,63 @@ def score(engine: ProductsEngine, food: FoodRequest, ranked: list[int], labels, 
             "not_sold_said": food.not_sold and said_not_sold, "not_sold_due": food.not_sold}
 
 
-def evaluate(split: str = "dev", configs=CONFIGS, corpus: Path = FIXTURE, progress=None) -> dict:
-    engine = ProductsEngine(corpus, wait_for_index=True)
-    runner = Configs(engine)
-    requests = load_food_requests(split)
-    table: dict[str, dict] = {}
-    per_request = []
-    for name in configs:
-        rows, times = [], []
-        for food in requests:
-            t = time.perf_counter()
-            ranked, labels, flags = runner.run(name, food.text)
-            times.append((time.perf_counter() - t) * 1000)
-            row = score(engine, food, ranked, labels, flags)
-            rows.append(row)
-            per_request.append({"config": name, "text": food.text, "split": food.split,
-                                "top3": [engine.products[i].id for i in ranked[:3]], **row})
-        if progress:
-            progress(name)
-        recalls = [r["recall"] for r in rows if r["recall"] is not None]
-        sold = [r for r, f in zip(rows, requests) if not f.not_sold]
-        table[name] = {"right_first": round(sum(r["right_first"] for r in rows) / len(rows), 3),
-                       "in_top3": round(sum(r["in_top3"] for r in rows) / len(rows), 3),
-                       "recall": round(sum(recalls) / len(recalls), 3) if recalls else None,
-                       "dropped": sum(r["dropped"] for r in rows),
-                       "standin_as_match": sum(r["standin_as_match"] for r in sold),
-                       "not_sold_said": sum(r["not_sold_said"] for r in rows),
-                       "not_sold_due": sum(r["not_sold_due"] for r in rows),
-                       "p50_ms": round(percentile(times, 50), 2), "p90_ms": round(percentile(times, 90), 2)}
-    engine.close()
-    return {"engine": "products", "dataset": "food", "split": split, "requests_count": len(requests),
-            "configs": {n: {"metrics": m} for n, m in table.items()}, "requests": per_request}
+def requests(split: str = "both") -> list[Request]:
+    """The food set as the runner's requests: the food request rides along for the scoring."""
+    return [Request(f"food-{n}", food.text, {}, food.split, spec=food)
+            for n, food in enumerate(load_food_requests("both"), start=1) if split in ("both", food.split)]
 
 
-def markdown(result: dict) -> str:
-    cols = ["right_first", "in_top3", "recall", "dropped", "standin_as_match", "not_sold_said", "p50_ms", "p90_ms"]
-    lines = [f"food, {result['split']} ({result['requests_count']} requests)",
-             "| config | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
-    for name, body in result["configs"].items():
-        m = body["metrics"]
-        cells = [f"{m[c]:.1%}" if c in ("right_first", "in_top3", "recall") and m[c] is not None else
-                 (f"{m['not_sold_said']}/{m['not_sold_due']}" if c == "not_sold_said" else str(m[c])) for c in cols]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+class FoodConfigs:
+    """The products engine over the default catalogue, built once on first use, and the food scoring."""
 
+    def __init__(self, corpus: Path = FIXTURE, progress=None) -> None:
+        self.corpus = corpus
+        self.progress = progress
+        self._engine: ProductsEngine | None = None
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines.eval.food.run")
-    parser.add_argument("--split", choices=("dev", "heldout", "both"), default="dev")
-    parser.add_argument("--configs", default=",".join(CONFIGS))
-    args = parser.parse_args(argv)
-    names = [c for c in args.configs.split(",") if c]
-    unknown = [c for c in names if c not in CONFIGS]
-    if unknown:
-        print(f"unknown config {unknown[0]!r} (known: {', '.join(CONFIGS)})", file=sys.stderr)
-        return 2
-    print(markdown(evaluate(args.split, names, progress=lambda n: print(f"  {n} done", file=sys.stderr))))
-    return 0
+    def engine(self) -> ProductsEngine:
+        if self._engine is None:
+            self._engine = ProductsEngine(self.corpus, wait_for_index=True)
+            self._engine.build_index(progress=self.progress)
+        return self._engine
 
+    def salt(self) -> str:
+        """The catalogue's own bytes: a changed catalogue measures again."""
+        import hashlib
 
-if __name__ == "__main__":
-    sys.exit(main())
+        digest = hashlib.sha256()
+        for path in sorted(p for p in self.corpus.rglob("*") if p.is_file()):
+            digest.update(path.name.encode() + path.read_bytes())
+        return digest.hexdigest()[:16]
+
+    def factories(self) -> dict[str, Callable[[], Ranker]]:
+        return {name: (lambda name=name: self._ranker(name)) for name in CONFIGS}
+
+    def _ranker(self, name: str) -> Ranker:
+        engine = self.engine()
+        configs = Configs(engine)
+
+        def rank(text: str):
+            positions, labels, flags = configs.run(name, text)
+            extras: dict = {}
+            if labels is not None:
+                extras["labels"] = labels
+            if flags:
+                extras["flags"] = flags
+            return [engine.products[i].id for i in positions], extras
+
+        return rank
+
+    def score(self, outcome: Outcome, request: Request) -> dict:
+        engine = self.engine()
+        food: FoodRequest = request.spec
+        positions = [engine.catalogue.by_id[i] for i in outcome.ranked if i in engine.catalogue.by_id]
+        row = score(engine, food, positions, outcome.extras.get("labels"), outcome.extras.get("flags"))
+        out = {k: (float(v) if isinstance(v, bool) else v) for k, v in row.items()}
+        if food.not_sold:
+            out["standin_as_match"] = None  # counted over what the catalogue sells
+        return out
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()

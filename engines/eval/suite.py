@@ -1,0 +1,200 @@
+"""Every evaluation dataset behind one shape: its requests, configurations, scoring and judged rows.
+
+`olai-tui eval` (olai_tui/evaluate.py) and the workbench's evaluation view (olai_tui/ui/evaluation.py)
+both open a dataset here and run it through engines/eval/runner.py, so the terminal table and the
+screen show the same figures from the same scoring code. ``open_suite`` raises ``DatasetError`` with
+one line naming the file (and line) for a missing dataset or a malformed line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table, run
+
+KNOWN: dict[str, tuple[str, ...]] = {
+    "notes": ("vaswani", "cranfield"),
+    "code": ("cosqa",),
+    "products": ("food", "icecat"),
+}
+NOTES_COLUMNS = ("ndcg@10", "mrr@10", "recall@10", "recall@100", "p50_ms", "p90_ms")
+CODE_COLUMNS = ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms")
+ICECAT_COLUMNS = ("right_first", "in_top3", "ndcg@10", "recall", "p50_ms", "p90_ms")
+FOOD_COLUMNS = ("right_first", "in_top3", "recall", "dropped", "standin_as_match", "not_sold_said", "p50_ms",
+                "p90_ms")
+
+
+class DatasetError(Exception):
+    """A dataset that cannot be read: the message is one line naming the file (and line)."""
+
+
+@dataclass
+class Verdict:
+    """One row of one configuration's answer to one request, judged."""
+
+    id: str
+    title: str
+    gain: float | None  # the judgement; None where the dataset judges by kind and rule (food)
+    right: bool  # what the dataset counts as a right answer (notes, code: any gain; icecat: rated 3)
+    broke_rule: bool = False  # food: the product breaks one of the request's claims or avoid-rules
+    label: str | None = None  # how the configuration itself labelled the row (smart: exact, variant, ...)
+
+
+@dataclass
+class Suite:
+    engine: str
+    dataset: str
+    requests: list[Request]
+    factories: dict[str, Callable[[], Ranker]]
+    columns: tuple[str, ...]
+    verdicts: Callable[[Request, Sequence[str], dict], list[Verdict]]
+    score: Scorer | None = None
+    score_outcome: OutcomeScorer | None = None
+    summed: frozenset[str] = frozenset()
+    percent: frozenset[str] = frozenset()
+    salt: str = ""
+    close: Callable[[], None] = field(default=lambda: None)
+    setup: object = None  # the dataset's own configurations object (Icecat: smart_milvus's facts, fallbacks)
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        return tuple(self.factories)
+
+    def run(self, names: Sequence[str] | None = None, split: str = "both", fresh: bool = False,
+            progress: Callable[[int, int], None] | None = None) -> list[Table]:
+        chosen = pick(self.engine, self.dataset, names)
+        return run(self.engine, self.dataset, self.requests, {n: self.factories[n] for n in chosen}, split=split,
+                   fresh=fresh, salt=self.salt, progress=progress, score=self.score,
+                   score_outcome=self.score_outcome, summed=self.summed)
+
+    def request(self, request_id: str) -> Request:
+        return next(r for r in self.requests if r.id == request_id)
+
+
+def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
+    """The configuration names of a dataset, known before any of its files is read."""
+    if engine == "notes":
+        from engines.eval.notes_eval import CONFIGS
+    elif engine == "code":
+        from engines.code.evaluation import CONFIGS
+    elif dataset == "icecat":
+        from engines.eval.icecat import CONFIGS
+    else:
+        from engines.eval.food.run import CONFIGS
+    return tuple(CONFIGS)
+
+
+def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
+    """The configurations asked for, in the order given; an unknown one (or dataset) names the known ones."""
+    if dataset not in KNOWN.get(engine, ()):
+        known = ", ".join(KNOWN.get(engine, ())) or "none"
+        raise DatasetError(f"--dataset: unknown dataset {dataset!r} for {engine} (known: {known})")
+    known = configs_of(engine, dataset)
+    if not asked:
+        return list(known)
+    unknown = [c for c in asked if c not in known]
+    if unknown:
+        raise DatasetError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(known)})")
+    return list(asked)
+
+
+def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None) -> Suite:
+    """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout."""
+    pick(engine, dataset, None)  # an unknown dataset says which are known
+    try:
+        if engine == "notes":
+            return _notes(dataset, data / "notes" / dataset, progress)
+        if engine == "code":
+            return _code(data / "code" / "cosqa", heldout / "code", progress)
+        if dataset == "icecat":
+            return _icecat(data / "products" / "icecat", heldout / "products", progress, say)
+        return _food(progress)
+    except OSError as exc:
+        raise DatasetError(f"{exc.filename or dataset}: {exc.strerror or exc}") from None
+
+
+def _gains(titles: Callable[[str], str], threshold: float = 0.0):
+    def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
+        return [Verdict(i, titles(i), request.judged.get(i, 0.0), request.judged.get(i, 0.0) > threshold)
+                for i in ranked]
+
+    return verdicts
+
+
+def _need(path: Path) -> None:
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file or folder")
+
+
+def _notes(dataset: str, folder: Path, progress) -> Suite:
+    from engines.eval.notes_eval import DATASETS, NotesConfigs, requests_of
+
+    _need(folder)
+    collection = DATASETS[dataset](folder)
+    titles = {n.id: n.title for n in collection.notes}
+    factories = NotesConfigs(collection, folder, progress=progress).factories()
+    return Suite("notes", dataset, requests_of(collection), factories, NOTES_COLUMNS,
+                 _gains(lambda i: titles.get(i, i)))
+
+
+def _code(data: Path, heldout: Path, progress) -> Suite:
+    from engines.code.evaluation import CodeConfigs, cosqa_requests
+
+    _need(data)
+    setup = CodeConfigs(data, progress=progress)
+    requests = cosqa_requests(data, heldout)
+
+    def title(symbol_id: str) -> str:
+        engine = setup.engine()
+        symbol = next((s for s in engine.symbols if s.id == symbol_id), None)
+        return getattr(symbol, "name", None) or symbol_id
+
+    return Suite("code", "cosqa", requests, setup.factories(), CODE_COLUMNS, _gains(title))
+
+
+def _icecat(corpus: Path, heldout: Path, progress, say) -> Suite:
+    from engines.eval.icecat import DEPTH, HELDOUT, IcecatConfigs, RatingsError, icecat_metrics, icecat_requests
+
+    _need(corpus)
+    try:
+        requests = icecat_requests(corpus, heldout / HELDOUT)
+    except RatingsError as exc:
+        raise DatasetError(str(exc)) from None
+    setup = IcecatConfigs(corpus, progress=progress, say=say)
+
+    def title(product_id: str) -> str:
+        engine = setup.engine()
+        at = engine.catalogue.by_id.get(product_id)
+        return engine.products[at].name if at is not None else product_id
+
+    return Suite("products", "icecat", requests, setup.factories(), ICECAT_COLUMNS, _gains(title, 2.5),
+                 score=icecat_metrics, salt=f"{corpus.resolve()}|{DEPTH}", close=setup.close, setup=setup)
+
+
+def _food(progress) -> Suite:
+    from engines.eval.food import FoodSetError
+    from engines.eval.food.run import CONFIGS, FoodConfigs, is_right, keeps_rules, requests
+
+    try:
+        asked = requests("both")
+    except FoodSetError as exc:
+        raise DatasetError(str(exc)) from None
+    setup = FoodConfigs(progress=progress)
+
+    def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
+        engine = setup.engine()
+        food = request.spec
+        labels = extras.get("labels") or []
+        out = []
+        for n, product_id in enumerate(ranked):
+            p = engine.products[engine.catalogue.by_id[product_id]]
+            broke = bool(food.claims or food.avoid) and not keeps_rules(p, food)
+            out.append(Verdict(p.id, p.name, None, is_right(p, food), broke, labels[n] if n < len(labels) else None))
+        return out
+
+    return Suite("products", "food", asked, {n: setup.factories()[n] for n in CONFIGS}, FOOD_COLUMNS, verdicts,
+                 score_outcome=setup.score, summed=frozenset({"dropped", "standin_as_match", "not_sold_said",
+                                                             "not_sold_due"}),
+                 percent=frozenset({"right_first", "in_top3", "recall"}), salt=setup.salt(), close=setup.close)
