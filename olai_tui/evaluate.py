@@ -46,6 +46,9 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
         suite.close()
     progress.finish()
     extras = _icecat_extras(suite, tables, say) if dataset == "icecat" else {}
+    fell_back = getattr(suite.setup, "judge_fell_back", None)
+    if fell_back:
+        say("smart_http: the fused order answered " + ", ".join(f"{n} x {why}" for why, n in fell_back.items()))
     if as_json:
         out = _json(tables, engine, dataset, split)
         out.update(extras.get("json", {}))

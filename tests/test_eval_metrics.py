@@ -91,3 +91,51 @@ def test_the_runner_averages_a_figure_over_the_requests_that_define_it():
     assert m["mrr@10"] == pytest.approx(2 / 3, abs=1e-4), "mrr is defined for all three"
     beta = next(r for r in tables[0].requests if r["query"] == "beta")
     assert beta["configs"]["first"]["right_first"] is None
+
+
+def test_an_interrupted_run_keeps_the_answers_it_had_and_the_next_run_picks_up_from_there():
+    requests = [Request(str(i), f"query {i}", {"a": 1.0}, "dev") for i in range(6)]
+    calls: list[str] = []
+
+    def stops_at_the_fourth():
+        def rank(q):
+            if len(calls) == 3:
+                raise KeyboardInterrupt  # ctrl+c while the fourth request runs
+            calls.append(q)
+            return ["a"]
+        return rank
+
+    with pytest.raises(KeyboardInterrupt):
+        run("test", "interrupted", requests, {"c": stops_at_the_fourth}, split="dev", fresh=True)
+    assert calls == ["query 0", "query 1", "query 2"]
+
+    def answers():
+        return lambda q: calls.append(q) or ["a"]
+
+    tables = run("test", "interrupted", requests, {"c": answers}, split="dev")
+    assert calls[3:] == ["query 3", "query 4", "query 5"], "the three cached answers are not asked again"
+    assert tables[0].metrics["c"]["mrr@10"] == 1.0 and tables[0].metrics["c"]["requests"] == 6
+
+
+def test_counted_figures_are_summed_and_extras_travel_with_the_answer():
+    from engines.eval.runner import Outcome
+
+    requests = [Request("1", "alpha", {}, "dev"), Request("2", "beta", {}, "dev"), Request("3", "gamma", {}, "dev")]
+
+    def score(outcome: Outcome, request: Request):
+        return {"dropped": float(outcome.extras["flags"] == ["broke"]), "right_first": float(outcome.ranked[:1] == ["a"])}
+
+    def ranker():
+        return lambda q: (["a", "b"], {"flags": ["broke"] if q != "beta" else []})
+
+    tables = run("test", "summed", requests, {"r": ranker}, split="dev", fresh=True, score_outcome=score,
+                 summed=frozenset({"dropped"}))
+    m = tables[0].metrics["r"]
+    assert m["dropped"] == 2 and isinstance(m["dropped"], int), "two of three requests broke a rule: a count"
+    assert m["right_first"] == 1.0
+    alpha = next(r for r in tables[0].requests if r["query"] == "alpha")
+    assert alpha["configs"]["r"]["flags"] == ["broke"]
+    # a second run reads the extras back from the cache, so the figures agree
+    again = run("test", "summed", requests, {"r": ranker}, split="dev", score_outcome=score,
+                summed=frozenset({"dropped"}))
+    assert again[0].metrics["r"]["dropped"] == 2

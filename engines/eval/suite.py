@@ -82,8 +82,19 @@ def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
     elif dataset == "icecat":
         from engines.eval.icecat import CONFIGS
     else:
-        from engines.eval.food.run import CONFIGS
+        from engines.eval.food.run import CONFIGS, HTTP
+
+        return tuple(CONFIGS) + (HTTP,)
     return tuple(CONFIGS)
+
+
+def default_configs(engine: str, dataset: str) -> list[str]:
+    """What runs when no --configs is given: all, but smart_http only with an endpoint configured."""
+    if dataset == "food":
+        from engines.eval.food.run import CONFIGS, HTTP, http_judge_configured
+
+        return list(CONFIGS) + ([HTTP] if http_judge_configured() else [])
+    return list(configs_of(engine, dataset))
 
 
 def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
@@ -93,7 +104,7 @@ def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
         raise DatasetError(f"--dataset: unknown dataset {dataset!r} for {engine} (known: {known})")
     known = configs_of(engine, dataset)
     if not asked:
-        return list(known)
+        return default_configs(engine, dataset)
     unknown = [c for c in asked if c not in known]
     if unknown:
         raise DatasetError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(known)})")
@@ -175,7 +186,7 @@ def _icecat(corpus: Path, heldout: Path, progress, say) -> Suite:
 
 def _food(progress) -> Suite:
     from engines.eval.food import FoodSetError
-    from engines.eval.food.run import CONFIGS, FoodConfigs, is_right, keeps_rules, requests
+    from engines.eval.food.run import FoodConfigs, is_right, keeps_rules, requests
 
     try:
         asked = requests("both")
@@ -194,7 +205,8 @@ def _food(progress) -> Suite:
             out.append(Verdict(p.id, p.name, None, is_right(p, food), broke, labels[n] if n < len(labels) else None))
         return out
 
-    return Suite("products", "food", asked, {n: setup.factories()[n] for n in CONFIGS}, FOOD_COLUMNS, verdicts,
+    return Suite("products", "food", asked, setup.factories(), FOOD_COLUMNS, verdicts,
                  score_outcome=setup.score, summed=frozenset({"dropped", "standin_as_match", "not_sold_said",
                                                              "not_sold_due"}),
-                 percent=frozenset({"right_first", "in_top3", "recall"}), salt=setup.salt(), close=setup.close)
+                 percent=frozenset({"right_first", "in_top3", "recall"}), salt=setup.salt(), close=setup.close,
+                 setup=setup)

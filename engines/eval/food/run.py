@@ -31,6 +31,7 @@ from engines.products.knowledge import words
 from engines.products.vocabulary import STOPWORDS
 
 CONFIGS = ("bm25", "knn", "hybrid_rrf", "bm25_rules", "hybrid_rrf_rules", "recall", "smart")
+HTTP = "smart_http"  # smart with the configured HTTP judge: run by default only when an endpoint is configured
 SEEN = 40
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "products"
 
@@ -50,6 +51,7 @@ def is_right(p: Product, food: FoodRequest) -> bool:
 class Configs:
     def __init__(self, engine: ProductsEngine) -> None:
         self.e = engine
+        self.last_path: str | None = None  # smart: "judged", or "fused" when the judge failed and fusion answered
 
     def _bm25(self, text: str) -> np.ndarray:
         return self.e.index.bm25.scores([w for w in words(text) if w not in STOPWORDS])
@@ -77,7 +79,8 @@ class Configs:
         tiers = "exact,recall" if name == "recall" else None
         answer = self.e.answer(text, limit=SEEN, tiers=tiers)
         ids = [self.e.catalogue.by_id[h.id] for h in answer.hits]
-        labels = [h.extras.get("label") for h in answer.hits] if name == "smart" else None
+        labels = [h.extras.get("label") for h in answer.hits] if name.startswith("smart") else None
+        self.last_path = answer.extras.get("path")
         return ids, labels, answer.extras.get("flags", [])
 
 
@@ -116,6 +119,8 @@ class FoodConfigs:
         self.corpus = corpus
         self.progress = progress
         self._engine: ProductsEngine | None = None
+        self._http_engine: ProductsEngine | None = None
+        self.judge_fell_back: dict[str, int] = {}  # smart_http: answers the fused order gave, by reason
 
     def engine(self) -> ProductsEngine:
         if self._engine is None:
@@ -130,17 +135,39 @@ class FoodConfigs:
         digest = hashlib.sha256()
         for path in sorted(p for p in self.corpus.rglob("*") if p.is_file()):
             digest.update(path.name.encode() + path.read_bytes())
+        from engines.products.http_judge import judge_from_config
+
+        judge, _ = judge_from_config()  # another endpoint or model: smart_http measures again
+        if judge is not None:
+            digest.update(f"{judge.url}|{judge.model}".encode())
+            judge.close()
         return digest.hexdigest()[:16]
 
     def factories(self) -> dict[str, Callable[[], Ranker]]:
-        return {name: (lambda name=name: self._ranker(name)) for name in CONFIGS}
+        return {name: (lambda name=name: self._ranker(name)) for name in CONFIGS + (HTTP,)}
+
+    def http_engine(self) -> ProductsEngine:
+        """The same catalogue judged by the endpoint in the user's config (text leaves only because it is there)."""
+        if self._http_engine is None:
+            from engines.products.http_judge import config_path, judge_from_config
+
+            judge, problem = judge_from_config()
+            if judge is None:
+                raise RuntimeError(f"{HTTP}: {problem or 'no judge endpoint configured'} "
+                                   f"(to enable: [products.judge] url and model in {config_path()})")
+            self._http_engine = ProductsEngine(self.corpus, judge=judge, wait_for_index=True)
+            self._http_engine.build_index(progress=self.progress)
+        return self._http_engine
 
     def _ranker(self, name: str) -> Ranker:
-        engine = self.engine()
+        engine = self.http_engine() if name == HTTP else self.engine()
         configs = Configs(engine)
 
         def rank(text: str):
             positions, labels, flags = configs.run(name, text)
+            if name == HTTP and configs.last_path != "judged":
+                why = str(configs.last_path)
+                self.judge_fell_back[why] = self.judge_fell_back.get(why, 0) + 1
             extras: dict = {}
             if labels is not None:
                 extras["labels"] = labels
@@ -161,5 +188,15 @@ class FoodConfigs:
         return out
 
     def close(self) -> None:
-        if self._engine is not None:
-            self._engine.close()
+        for engine in (self._engine, self._http_engine):
+            if engine is not None:
+                engine.close()
+
+
+def http_judge_configured() -> bool:
+    from engines.products.http_judge import judge_from_config
+
+    judge, _ = judge_from_config()
+    if judge is not None and hasattr(judge, "close"):
+        judge.close()
+    return judge is not None
