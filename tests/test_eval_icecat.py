@@ -123,3 +123,23 @@ def test_smart_milvus_is_skipped_with_one_line_where_milvus_is_missing(icecat_sl
     captured = capsys.readouterr()
     assert "eval: smart_milvus skipped: pymilvus not installed" in captured.err
     assert "| bm25 |" in captured.out and "smart_milvus |" not in captured.out
+
+
+def test_the_baselines_are_a_standard_setup_without_rules_or_judge(icecat_slice):
+    from engines.eval.icecat import IcecatConfigs, standard_bm25
+    from engines.fusion import rrf
+
+    setup = IcecatConfigs(icecat_slice)
+    try:
+        engine = setup.engine()
+        # bm25s's analyzer: "the" is a stopword, "speakers" meets "Speaker" by its Snowball stem
+        ids = [engine.products[i].id for i in standard_bm25(engine)("the speakers")]
+        assert ids == ["1", "2"]
+        f = setup.factories()
+        bm25, knn, hybrid = f["bm25"](), f["knn"](), f["hybrid_rrf"]()
+        assert bm25("the speakers") == ["1", "2"]
+        assert len(knn("speakers")) == len(PRODUCTS)  # the vectors alone rank the whole catalogue
+        fused = [d for d, _, _ in rrf({"bm25": bm25("wireless mouse"), "knn": knn("wireless mouse")}, k=60)]
+        assert hybrid("wireless mouse") == fused and hybrid("wireless mouse")[0] == "3"
+    finally:
+        setup.close()

@@ -28,6 +28,7 @@ from engines.products.backends import publish as pub
 from engines.products.backends.local import LocalMilvus
 from engines.products.backends.router import Breaker, RecallSettings, catalogue_name, router_for
 from engines.products.engine import ProductsEngine
+from engines.products.recall import SOURCES
 
 REPEATS = 3  # as engines/products/bench.py: every request three times, every timing kept
 STALLED_ASKS = 20  # requests asked while the server is stopped, each with a fresh breaker
@@ -77,8 +78,7 @@ def ensure_published(engine: ProductsEngine, uri: str) -> dict:
 def _timed_recall(engine: ProductsEngine, text: str):
     started = time.perf_counter()
     request = engine.read(text)
-    found, backend, fallback = engine.router.recall(engine, request, ("code", "lexical", "typo", "words", "kinds",
-                                                                      "vectors"), engine.index.masks.allowed(request))
+    found, backend, fallback = engine.router.recall(engine, request, SOURCES, engine.index.masks.allowed(request))
     return (time.perf_counter() - started) * 1000, found, backend, fallback
 
 
