@@ -77,7 +77,7 @@ def shared_ids(results: list[ColumnResult]) -> set[str]:
 
 
 class CompareScreen(Screen):
-    BINDINGS = [binding("close", "app.pop_screen", "Back")]
+    BINDINGS = [binding("close", "app.pop_screen", "Back"), binding("evaluate", "evaluate", "Evaluate")]
     DEFAULT_CSS = """
     CompareScreen #title { height: auto; padding: 0 1; background: $panel; }
     CompareScreen #columns { height: 1fr; }
@@ -128,6 +128,11 @@ class CompareScreen(Screen):
             result.answer = answer
             result.ids = [hit.id for hit in answer.hits]
             self.render_columns()
+
+    def action_evaluate(self) -> None:
+        from olai_tui.ui.evaluation import EvaluationScreen
+
+        self.app.push_screen(EvaluationScreen(self.adapter.name))
 
     def _collect(self, column: Column) -> Answer:
         answer = Answer(self.adapter.name, self.query_string)

@@ -31,6 +31,8 @@ DEFAULT_KEYS: dict[str, tuple[str, str]] = {
     "open": ("enter", "open the row in $EDITOR (or show it)"),
     "copy-path": ("y", "copy the row's path"),
     "close": ("escape,q", "close this screen"),
+    "evaluate": ("e", "compare screen: each configuration evaluated on a dataset"),
+    "run-evaluation": ("r", "evaluation view: run the chosen dataset"),
 }
 
 

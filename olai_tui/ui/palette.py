@@ -37,10 +37,13 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
                 commands.append(Command(f"Search {other.adapter.name} for the current query",
                                         "run this pane's query in that pane",
                                         partial(app.search_in, other.adapter.name, pane.query_text)))
-    if pane is None:
-        return commands
-    name = pane.adapter.name
     key = app.key_for
+    evaluate = Command("Evaluate configurations on a dataset",
+                       f"each configuration's figures and judged rows (from compare: {key('evaluate')})",
+                       partial(open_evaluation, app, pane.adapter.name if pane is not None else "notes"))
+    if pane is None:
+        return commands + [evaluate]
+    name = pane.adapter.name
     for tier in pane.adapter.tiers:
         if tier in pane.switched_off:
             commands.append(Command(f"Turn the {tier} tier on for {name}", f"{name} answers with {tier} again",
@@ -57,8 +60,15 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
                 partial(app.open_highlighted)),
         Command("Copy the highlighted row's path", f"to the clipboard ({key('copy-path')})",
                 partial(app.copy_highlighted)),
+        evaluate,
     ]
     return commands
+
+
+def open_evaluation(app: WorkbenchApp, engine: str) -> None:
+    from olai_tui.ui.evaluation import EvaluationScreen
+
+    app.push_screen(EvaluationScreen(engine))
 
 
 class WorkbenchCommands(Provider):

@@ -1,0 +1,404 @@
+"""The evaluation view, opened from the compare screen: each configuration over a dataset's judged requests.
+
+Pick a dataset (engine · dataset), a split and the configurations; Run opens the dataset and runs it
+through engines/eval/suite.py in a thread worker (a bar says done/of), then shows the table that
+`olai-tui eval` prints (same scoring, same cells: olai_tui.evaluate.cell) and the requests, ✗ where
+some configuration's first row is wrong. Enter on a request shows each configuration's top rows side
+by side, judged: ✓ right, ✗ wrong (with its gain or label), a wrong first row drawn red and said in
+its column's head, ⚠ rule where a product breaks a rule the request stated (food).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from rich.text import Text
+from textual import on, work
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Label, OptionList, ProgressBar, Select, SelectionList, Static
+from textual.widgets.option_list import Option
+from textual.widgets.selection_list import Selection
+from textual.worker import get_current_worker
+
+from engines.eval.runner import Table
+from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, open_suite
+from olai_tui.evaluate import cell
+from olai_tui.ui.footer import format_ms
+from olai_tui.ui.keys import binding
+from olai_tui.ui.text import one_line
+
+SPLITS = ("both", "dev", "heldout")
+RIGHT, WRONG, RULE = "✓", "✗", "⚠ rule"
+FIRST_WRONG = f"{WRONG} first row wrong"
+PROGRESS_EVERY_S = 0.05  # one screen update per 50 ms, not one per request: Vaswani x 6 configs is 558 ticks
+LEGEND = f"{RIGHT} right  {WRONG} wrong (gain or label)  {RULE}: breaks a stated rule  red: a wrong first row"
+
+
+def dataset_choices() -> list[tuple[str, str]]:
+    """(shown, value) for every known dataset: ("notes · vaswani", "notes/vaswani"), ..."""
+    return [(f"{engine} · {dataset}", f"{engine}/{dataset}") for engine, names in KNOWN.items() for dataset in names]
+
+
+class _Stopped(Exception):
+    """The screen was left (or the run replaced) while the suite ran: stop at the next request."""
+
+
+@dataclass
+class Evaluated:
+    """What one run gives the screen."""
+
+    suite: Suite
+    tables: list[Table]
+    first_wrong: dict[str, list[str]] = field(default_factory=dict)  # request id -> configs whose first row is wrong
+    said: list[str] = field(default_factory=list)  # what was left out and why (smart_milvus without Milvus)
+
+
+def first_row_wrong(suite: Suite, tables: Sequence[Table]) -> dict[str, list[str]]:
+    """request id -> the configurations whose first row is not a right answer (an empty answer is not a row)."""
+    out: dict[str, list[str]] = {}
+    for table in tables:
+        for row in table.requests:
+            request = suite.request(row["id"])
+            wrong = [name for name, got in row["configs"].items()
+                     if got["top"] and not suite.verdicts(request, got["top"][:1], got)[0].right]
+            if wrong:
+                out[row["id"]] = wrong
+    return out
+
+
+def judgement(verdict: Verdict) -> str:
+    """The gain as judged (1, 0, 2.5), or the configuration's own label where the dataset has no gains (food)."""
+    parts = []
+    if verdict.gain is not None:
+        parts.append(f"{verdict.gain:g}")
+    if verdict.label:
+        parts.append(verdict.label)
+    return " ".join(parts) or "—"
+
+
+def verdict_rows(verdicts: Sequence[Verdict]) -> Text:
+    """One line per row: `rank ✓/✗ judgement [⚠ rule] title`; a wrong first row in bold red."""
+    rows = Text(no_wrap=True, overflow="ellipsis", end="")
+    for n, verdict in enumerate(verdicts):
+        wrong_first = n == 0 and not verdict.right
+        line = Text(f"{n + 1:>2} ", style="dim", end="")
+        line.append(RIGHT if verdict.right else WRONG, style="bold green" if verdict.right else "bold red")
+        line.append(f" {judgement(verdict)} ", style="bold red" if wrong_first else "dim")
+        if verdict.broke_rule:
+            line.append(RULE + " ", style="bold red")
+        line.append(one_line(verdict.title or verdict.id), style="bold red" if wrong_first else "")
+        if n:
+            rows.append("\n")
+        rows.append_text(line)
+    if not verdicts:
+        rows.append("(no rows)", style="italic")
+    return rows
+
+
+def column_head(name: str, got: dict, verdicts: Sequence[Verdict], columns: Sequence[str], percent: frozenset[str],
+                show_ms: Callable[[float | None], str] = format_ms, summed: frozenset[str] = frozenset()) -> Text:
+    """A configuration's name and time, its figures for this request, and whether its first row is wrong."""
+    head = Text(name, style="bold", end="")
+    head.append(f" · {show_ms(got.get('ms'))}", style="dim")
+    # a counted figure (food's dropped) is 0 or 1 for one request: shown as the count it adds, not 1.000
+    got = {k: int(v) if k in summed and isinstance(v, float) and v.is_integer() else v for k, v in got.items()}
+    figures = [f"{figure} {cell(figure, got, percent)}" for figure in columns
+               if not figure.endswith("_ms") and figure in got]
+    if figures:
+        head.append("\n" + " · ".join(figures), style="dim")
+    if verdicts and not verdicts[0].right:
+        head.append("\n" + FIRST_WRONG, style="bold red")
+    elif verdicts:
+        head.append(f"\n{RIGHT} first row right", style="green")
+    return head
+
+
+class RequestScreen(Screen):
+    """One request: each configuration's top rows side by side, each row judged."""
+
+    BINDINGS = [binding("close", "app.pop_screen", "Back")]
+    DEFAULT_CSS = """
+    RequestScreen #title { height: auto; padding: 0 1; background: $panel; }
+    RequestScreen #columns { height: 1fr; }
+    RequestScreen .column { width: 1fr; border: round $panel-lighten-2; }
+    RequestScreen .column:focus-within { border: round $accent; }
+    RequestScreen .head { height: auto; padding: 0 1; }
+    RequestScreen .rows { height: 1fr; padding: 0 1; }
+    RequestScreen .rows Static { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def __init__(self, suite: Suite, row: dict, split: str) -> None:
+        super().__init__()
+        self.suite = suite
+        self.row = row
+        self.split = split
+        request = suite.request(row["id"])
+        # At most 10 rows per configuration, judged from what the suite holds in memory: on the event loop.
+        self.verdicts = {name: suite.verdicts(request, got["top"], got) for name, got in row["configs"].items()}
+        self.judged = sum(1 for gain in request.judged.values() if gain > 0)
+
+    def compose(self):
+        where = f"{self.suite.engine} · {self.suite.dataset} · {self.split}"
+        title = Text(f"{where} · request {self.row['id']}: ", end="")
+        title.append(f"“{one_line(self.row['query'])}”", style="bold")
+        if self.judged:
+            title.append(f"   {self.judged} judged relevant", style="dim")
+        title.append("\n" + LEGEND, style="dim")
+        yield Static(title, id="title")
+        with Horizontal(id="columns"):
+            for i, name in enumerate(self.row["configs"]):
+                with Vertical(classes="column", id=f"column-{i}"):
+                    yield Static(classes="head", id=f"head-{i}")
+                    with VerticalScroll(classes="rows", id=f"scroll-{i}"):
+                        yield Static(id=f"rows-{i}")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        show_ms = getattr(self.app, "format_ms", format_ms)
+        for i, (name, got) in enumerate(self.row["configs"].items()):
+            verdicts = self.verdicts[name]
+            head = column_head(name, got, verdicts, self.suite.columns, self.suite.percent, show_ms, self.suite.summed)
+            self.query_one(f"#head-{i}", Static).update(head)
+            self.query_one(f"#rows-{i}", Static).update(verdict_rows(verdicts))
+        if self.row["configs"]:
+            self.query_one("#scroll-0").focus()
+
+
+class EvaluationScreen(Screen):
+    """Pick a dataset, run it, read the table; Enter on a request opens it."""
+
+    BINDINGS = [binding("close", "app.pop_screen", "Back"), binding("run-evaluation", "run", "Run")]
+    DEFAULT_CSS = """
+    EvaluationScreen #title { height: auto; padding: 0 1; background: $panel; }
+    EvaluationScreen #body { height: 1fr; }
+    EvaluationScreen #choices { width: 30; height: 1fr; padding: 0 1; }
+    EvaluationScreen #choices Label { margin-top: 1; color: $text-muted; }
+    EvaluationScreen #configs { height: auto; max-height: 10; }
+    EvaluationScreen #run { margin-top: 1; width: 100%; }
+    EvaluationScreen #results { width: 1fr; height: 1fr; padding: 0 1; }
+    EvaluationScreen #status { height: auto; }
+    EvaluationScreen #progress { display: none; }
+    EvaluationScreen #progress.-running { display: block; }
+    EvaluationScreen #figures { height: auto; max-height: 12; }
+    EvaluationScreen #requests-head { margin-top: 1; color: $text-muted; }
+    EvaluationScreen #requests { height: 1fr; }
+    """
+
+    def __init__(self, engine: str = "notes") -> None:
+        super().__init__()
+        choices = dataset_choices()
+        self.choice = next((value for _shown, value in choices if value.startswith(f"{engine}/")), choices[0][1])
+        self.suite: Suite | None = None
+        self.evaluated: Evaluated | None = None
+        self.rows: list[tuple[str, dict]] = []  # (split, request row), in the order of the request list
+        self.busy = False
+        self._leaving = False
+        self._lock = threading.Lock()
+
+    def compose(self):
+        title = Text("Evaluation: each configuration over a dataset's judged requests", style="bold", end="")
+        title.append("   the same figures as `olai-tui eval`", style="dim")
+        yield Static(title, id="title")
+        with Horizontal(id="body"):
+            with Vertical(id="choices"):
+                yield Label("dataset")
+                yield Select(dataset_choices(), value=self.choice, allow_blank=False, id="dataset")
+                yield Label("split")
+                yield Select([(s, s) for s in SPLITS], value="both", allow_blank=False, id="split")
+                yield Label("configurations")
+                yield SelectionList[str](*self._config_choices(self.choice), id="configs")
+                yield Button("Run", id="run", variant="primary")
+            with Vertical(id="results"):
+                yield Static(Text("Pick a dataset and press Run.", style="italic"), id="status")
+                yield ProgressBar(show_eta=False, id="progress")
+                yield DataTable(header_height=2, cursor_type="row", zebra_stripes=True, id="figures")
+                yield Static("requests   ✗: some configuration's first row is wrong   Enter opens one",
+                             id="requests-head")
+                yield OptionList(id="requests")
+        yield Footer()
+
+    @staticmethod
+    def _config_choices(choice: str) -> list[Selection[str]]:
+        engine, dataset = choice.split("/")
+        return [Selection(name, name, True) for name in configs_of(engine, dataset)]
+
+    @on(Select.Changed, "#dataset")
+    def _dataset_chosen(self, event: Select.Changed) -> None:
+        if event.value == self.choice or not isinstance(event.value, str):
+            return
+        self.choice = event.value
+        configs = self.query_one("#configs", SelectionList)
+        configs.clear_options()
+        configs.add_options(self._config_choices(self.choice))
+
+    @on(Button.Pressed, "#run")
+    def _run_pressed(self) -> None:
+        self.action_run()
+
+    def say(self, text: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(Text(one_line(text), style=style))
+
+    # -- running -----------------------------------------------------------------------------------
+    def action_run(self) -> None:
+        if self.busy:
+            self.say("A run is going on; it ends first.", "italic")
+            return
+        names = list(self.query_one("#configs", SelectionList).selected)
+        if not names:
+            self.say("Choose at least one configuration.", "bold red")
+            return
+        split = self.query_one("#split", Select).value
+        engine, dataset = self.choice.split("/")
+        self.busy = True
+        self.say(f"Opening {engine} · {dataset}…", "italic")
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.add_class("-running")
+        self.run_suite(engine, dataset, names, str(split))
+
+    @work(thread=True, exclusive=True, group="evaluation", exit_on_error=False)
+    def run_suite(self, engine: str, dataset: str, names: list[str], split: str) -> None:
+        worker = get_current_worker()
+        last = [0.0]
+
+        def push(callback, *args) -> None:
+            if not worker.is_cancelled and not self._leaving:
+                self.app.call_from_thread(callback, *args)
+
+        def ticker(label: str) -> Callable[[int, int], None]:
+            def tick(done: int, of: int) -> None:
+                if worker.is_cancelled or self._leaving:
+                    # Left: stop at the next request (the runner keeps every answer cached so far) or the
+                    # next index batch (what the index saved stays; the suite is closed behind it).
+                    raise _Stopped
+                now = time.monotonic()
+                if done >= of or now - last[0] >= PROGRESS_EVERY_S:
+                    last[0] = now
+                    push(self._progress, label, done, of)
+
+            return tick
+
+        try:
+            suite = self._open(engine, dataset, ticker("indexing"), lambda text: push(self._note, text))
+            said = _without_unavailable(names)
+            if not names:
+                raise RuntimeError("nothing left to run: " + "; ".join(said))
+            tables = suite.run(names, split=split, progress=ticker("running"))
+            evaluated = Evaluated(suite, tables, first_row_wrong(suite, tables), said)
+        except _Stopped:
+            return
+        except Exception as exc:  # noqa: BLE001 - DatasetError, RuntimeError (vectors, Milvus), a bad file: one line
+            what = "" if type(exc).__name__ in ("DatasetError", "RuntimeError") else f"{type(exc).__name__}: "
+            push(self._failed, what + (" ".join(str(exc).split()) or "failed"))
+            return
+        finally:
+            with self._lock:
+                self.busy = False
+                if self._leaving:
+                    self._close_suite()
+        push(self._show, evaluated)
+
+    def _open(self, engine: str, dataset: str, progress, say) -> Suite:
+        """The suite of the chosen dataset, opened once and kept while the screen is up."""
+        from olai_tui.bench import shared_data
+
+        if self.suite is not None and (self.suite.engine, self.suite.dataset) == (engine, dataset):
+            return self.suite
+        self._close_suite()
+        self.suite = open_suite(engine, dataset, shared_data(), shared_data().parent / "heldout",
+                                progress=progress, say=say)
+        return self.suite
+
+    def _close_suite(self) -> None:
+        suite, self.suite = self.suite, None
+        if suite is not None:
+            suite.close()
+
+    def on_unmount(self) -> None:
+        with self._lock:
+            self._leaving = True
+            if not self.busy:
+                self._close_suite()  # else the worker closes it when it stops, at its next request
+
+    # -- what the worker pushes (on the event loop) ------------------------------------------------
+    def _progress(self, label: str, done: int, of: int) -> None:
+        if not self.is_attached:
+            return
+        self.query_one("#progress", ProgressBar).update(total=of, progress=done)
+        self.say(f"{label} {done:,}/{of:,}", "italic")
+
+    def _note(self, text: str) -> None:
+        if self.is_attached:
+            self.notify(text, title="evaluation", markup=False)
+
+    def _failed(self, text: str) -> None:
+        if not self.is_attached:
+            return
+        self.query_one("#progress", ProgressBar).remove_class("-running")
+        self.say(text, "bold red")
+
+    def _show(self, evaluated: Evaluated) -> None:
+        if not self.is_attached:
+            return
+        self.evaluated = evaluated
+        suite, tables = evaluated.suite, evaluated.tables
+        self.query_one("#progress", ProgressBar).remove_class("-running")
+        summary = f"{suite.engine} · {suite.dataset} · " + " / ".join(
+            f"{t.split} {len(t.requests)} requests" for t in tables)
+        self.say(summary + "".join(f" · {text}" for text in evaluated.said))
+        self._fill_table(suite, tables)
+        self._fill_requests(tables, evaluated.first_wrong)
+
+    def _fill_table(self, suite: Suite, tables: Sequence[Table]) -> None:
+        table = self.query_one("#figures", DataTable)
+        table.clear(columns=True)
+        table.add_column("config", key="config")
+        for figure in suite.columns:
+            for t in tables:
+                label = Text(f"{figure}\n{t.split}", justify="right")
+                table.add_column(label, key=f"{figure}|{t.split}")
+        rows = [[name] + [Text(cell(figure, t.metrics[name], suite.percent), justify="right")
+                          for figure in suite.columns for t in tables]
+                for name in tables[0].metrics]
+        table.add_rows(rows)
+
+    def _fill_requests(self, tables: Sequence[Table], first_wrong: dict[str, list[str]]) -> None:
+        self.rows = [(t.split, row) for t in tables for row in t.requests]
+        options = []
+        for split, row in self.rows:
+            wrong = first_wrong.get(row["id"], [])
+            prompt = Text(f"{WRONG if wrong else ' '} ", style="bold red", end="")
+            prompt.append(f"{split:<7} {row['id']:>6}  ", style="dim")
+            prompt.append(one_line(row["query"]))
+            if wrong:
+                prompt.append(f"   first row wrong: {', '.join(wrong)}", style="dim")
+            options.append(Option(prompt))
+        requests = self.query_one("#requests", OptionList)
+        requests.clear_options()
+        requests.add_options(options)
+        if options:
+            requests.highlighted = 0
+
+    @on(OptionList.OptionSelected, "#requests")
+    def _request_chosen(self, event: OptionList.OptionSelected) -> None:
+        if self.evaluated is None or not 0 <= event.option_index < len(self.rows):
+            return
+        split, row = self.rows[event.option_index]
+        self.app.push_screen(RequestScreen(self.evaluated.suite, row, split))
+
+
+def _without_unavailable(names: list[str]) -> list[str]:
+    """Drops smart_milvus (in place) where Milvus cannot run here, as `olai-tui eval` does; says why."""
+    if "smart_milvus" not in names:
+        return []
+    from engines.eval.icecat import milvus_available
+
+    why = milvus_available()
+    if not why:
+        return []
+    names.remove("smart_milvus")
+    return [f"smart_milvus skipped: {why}"]
