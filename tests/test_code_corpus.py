@@ -156,3 +156,104 @@ def test_a_missing_or_wrong_corpus_is_one_line(tmp_path):
     (tmp_path / "notes.txt").write_text("x")
     with pytest.raises(CorpusError, match="not a folder or a .py file"):
         tree_source(tmp_path / "notes.txt")
+
+
+def _collections_during(fn, while_paused: bool = False):
+    """fn's result and the generations the collector swept while it ran (only inside a pause: while_paused)."""
+    import gc
+
+    from engines.code import gcpause
+
+    seen = []
+
+    def note(phase, info):
+        if phase == "start" and (gcpause._depth > 0 or not while_paused):
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        result = fn()
+    finally:
+        gc.callbacks.remove(note)
+    return result, seen
+
+
+def test_the_garbage_collector_rests_while_a_tree_is_parsed_and_indexed_and_runs_again_after(tmp_path):
+    import gc
+
+    from engines.code.corpus import _load_sources
+    from engines.code.lexical_tier import LexicalIndex
+
+    for i in range(40):
+        (tmp_path / f"m{i}.py").write_text(SOURCE * 20, encoding="utf-8")
+    source = tree_source(tmp_path)
+    assert gc.isenabled()
+    unpaused, collected = _collections_during(lambda: _load_sources([source]))
+    assert collected  # the same load, unpaused, sets the collector off: the pause has work to save
+    loaded, collected = _collections_during(lambda: load_sources([source]), while_paused=True)
+    assert collected == [] and len(loaded.symbols) == len(unpaused.symbols) == 40 * (20 * 5 + 1)
+    assert [s.id for s in loaded.symbols] == [s.id for s in unpaused.symbols]
+    _, collected = _collections_during(lambda: LexicalIndex.build(loaded.symbols), while_paused=True)
+    assert collected == []
+    assert gc.isenabled()
+
+
+def test_a_paused_collector_resumes_only_when_the_last_section_ends_and_never_if_it_was_off():
+    import gc
+
+    from engines.code.gcpause import paused_gc
+
+    with paused_gc():
+        with paused_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer section still parses
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # whoever switched it off decides
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError):
+        with paused_gc():
+            raise RuntimeError("a parse that fails")
+    assert gc.isenabled()
+
+
+BLOCKS = '''
+for item in items:
+    def in_for(): ...
+else:
+    def in_for_else(): ...
+while waiting:
+    def in_while(): ...
+with opened() as fh:
+    async def in_with(): ...
+try:
+    def in_try(): ...
+except ValueError:
+    def in_except(): ...
+else:
+    def in_try_else(): ...
+finally:
+    def in_finally(): ...
+try:
+    pass
+except* OSError:
+    def in_except_star(): ...
+match command:
+    case "go":
+        class InCase:
+            def method(self): ...
+handler = lambda: None
+result = [x for x in range(3)]
+'''
+
+
+def test_defs_under_every_kind_of_block_are_symbols_and_nothing_else_is():
+    symbols = by_qualname(parse_symbols(BLOCKS, "blocks.py", "/x/blocks.py", "blocks"))
+    assert set(symbols) == {"blocks", "in_for", "in_for_else", "in_while", "in_with", "in_try", "in_except",
+                            "in_try_else", "in_finally", "in_except_star", "InCase", "InCase.method"}
+    assert symbols["InCase.method"].kind == "method" and symbols["in_with"].signature == "()"
+    assert "def in_for" not in symbols["blocks"].source and "handler = lambda" in symbols["blocks"].source

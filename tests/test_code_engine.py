@@ -71,8 +71,8 @@ def test_meaning_finds_what_shares_no_word_with_the_query_and_marks_it_as_resemb
     assert (first.tier, first.marker, first.extras["ranks"]) == (EMBEDDING, RESEMBLANCE, {EMBEDDING: 1})
 
 
-def test_fill_keeps_lexical_rows_first_and_fills_only_the_room_left(embedder):
-    engine = CodeEngine(DEMO, embedder=embedder, wait_for_index=True, merge="fill")
+def test_merged_keeps_lexical_rows_first_and_fills_only_the_room_left(embedder):
+    engine = CodeEngine(DEMO, embedder=embedder, wait_for_index=True, merge="merged")
     lexical = ask(engine, "secure credential storage", limit=20, tiers=(LEXICAL,))
     answer = ask(engine, "secure credential storage", limit=len(lexical.hits) + 3)
     assert [h.id for h in answer.hits[: len(lexical.hits)]] == [h.id for h in lexical.hits]

@@ -65,7 +65,7 @@ def embedding_cold_build(embedder, symbols: Sequence) -> dict:
 
 def cosqa_quality(engine: CodeEngine, queries: Sequence[tuple[str, str]]) -> dict:
     """MRR@10, recall@1, recall@10 per configuration, from the engine's own tier rankings."""
-    configs: dict[str, list[list[str]]] = {c: [] for c in ("lexical", "embedding", "fused", "fill", "rrf-equal")}
+    configs: dict[str, list[list[str]]] = {c: [] for c in ("lexical", "embedding", "fused", "merged", "rrf-equal")}
     for query, _ in queries:
         lexical = engine._lexical.search(query, CANDIDATES)
         meaning = engine._embedding_ranking(query).ranked
@@ -73,7 +73,7 @@ def cosqa_quality(engine: CodeEngine, queries: Sequence[tuple[str, str]]) -> dic
         configs["lexical"].append([ids[p].id for p, _ in lexical[:10]])
         configs["embedding"].append([ids[p].id for p, _ in meaning[:10]])
         configs["fused"].append([ids[m.position].id for m in fuse(lexical, meaning, 10)])
-        configs["fill"].append([ids[m.position].id for m in fill(lexical, meaning, 10)])
+        configs["merged"].append([ids[m.position].id for m in fill(lexical, meaning, 10)])
         configs["rrf-equal"].append([ids[m.position].id for m in fuse(lexical, meaning, 10, k=60,
                                                                        weights={LEXICAL: 1, EMBEDDING: 1}, heads={})])
     out = {}

@@ -7,7 +7,7 @@
 - with the embedding tier, while its index is still building: the lexical batch at once, then the
   symbols embedded so far fill what is left of the limit, marked ``≈`` (``indexing done/of``).
 - with the embedding tier ready: one batch merging both (``merge="fused"``, the default, chosen by
-  measurement; ``merge="fill"`` keeps lexical first and fills with meaning). A query embedding costs
+  measurement; ``merge="merged"`` keeps lexical first and fills with meaning). A query embedding costs
   milliseconds, so the merged answer is not held back behind a slow model, and a row once shown
   never moves.
 
@@ -30,7 +30,7 @@ from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
-from engines.code.merge import EMBEDDING, MERGES, Merged, fill, fuse
+from engines.code.merge import ALIASES, EMBEDDING, MERGES, Merged, fill, fuse
 from engines.code.symbols import Symbol, embed_text
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
@@ -62,6 +62,7 @@ class CodeEngine:
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
+        merge = ALIASES.get(merge, merge)
         if merge not in MERGES:
             raise ValueError(f"unknown merge {merge!r} (choose from {', '.join(MERGES)})")
         self.merge = merge
@@ -213,7 +214,7 @@ class CodeEngine:
         elif not self.wait_for_index:
             index.start()
         state = index.state()
-        if state.state != "ready" or self.merge == "fill":
+        if state.state != "ready" or self.merge == "merged":
             # Lexical at once; meaning (what is embedded so far) fills what is left.
             shown = fill(ranked, [], limit)
             yield Batch(hits=self._hits(symbols, shown), tiers=[lexical_report], total=total)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from engines.code.gcpause import paused_gc
 from engines.code.symbols import Symbol
 from engines.lexical import BM25Index, tokenize
 
@@ -56,8 +57,9 @@ class LexicalIndex:
     @classmethod
     def build(cls, symbols: Sequence[Symbol], weights: Mapping[str, int] = FIELD_WEIGHTS,
               stem: bool = STEM) -> "LexicalIndex":
-        docs = [symbol_document(s, weights, stem) for s in symbols]
-        return cls(list(symbols), weights, stem, BM25Index(docs, k1=K1, b=B))
+        with paused_gc():  # millions of short-lived words; the collector finds nothing (gcpause.py)
+            docs = [symbol_document(s, weights, stem) for s in symbols]
+            return cls(list(symbols), weights, stem, BM25Index(docs, k1=K1, b=B))
 
     def query_words(self, query: str) -> list[str]:
         return tokenize(query, self.stem)

@@ -13,6 +13,7 @@ import threading
 
 from engines.code.corpus import load_file, source_of
 from engines.code.engine import CodeEngine
+from engines.code.gcpause import paused_gc
 
 DEBOUNCE_MS = 50  # watchfiles' default 1,600 ms would make an edit wait too long to show
 
@@ -48,13 +49,14 @@ class CodeWatcher:
     def apply(self, paths: set[str]) -> None:
         """Parse each changed path again; a deleted file (or one that no longer parses) drops its symbols."""
         changes = []
-        for path in sorted(self._with_folders(paths)):
-            source = source_of(self.engine.sources, path)
-            if source is None:
-                continue
-            symbols, problem = load_file(path, source.base) if os.path.isfile(path) else ([], None)
-            rel = os.path.relpath(path, source.base).replace(os.sep, "/")
-            changes.append((os.path.abspath(path), symbols, problem, rel))
+        with paused_gc():  # a burst of files parses like a load (gcpause.py)
+            for path in sorted(self._with_folders(paths)):
+                source = source_of(self.engine.sources, path)
+                if source is None:
+                    continue
+                symbols, problem = load_file(path, source.base) if os.path.isfile(path) else ([], None)
+                rel = os.path.relpath(path, source.base).replace(os.sep, "/")
+                changes.append((os.path.abspath(path), symbols, problem, rel))
         if changes:
             self.engine.replace_files(changes)  # one rebuild for the whole batch
             self.changes_seen += len(changes)

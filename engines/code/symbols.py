@@ -109,6 +109,16 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")  # where statements nest
+# The nodes that hold statement blocks, and which: a simple statement (most of a body) is passed over
+# without looking for blocks it cannot have (2.6M getattr calls on the standard library before).
+_COMPOUND: dict[type, tuple[str, ...]] = {
+    ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
+    ast.Try: ("body", "handlers", "orelse", "finalbody"), ast.ExceptHandler: ("body",),
+    ast.Match: ("cases",), ast.match_case: ("body",),
+}
+if hasattr(ast, "TryStar"):  # except* (3.11)
+    _COMPOUND[ast.TryStar] = _COMPOUND[ast.Try]
 
 
 def _nested_defs(node: ast.AST) -> list[ast.AST]:
@@ -117,13 +127,16 @@ def _nested_defs(node: ast.AST) -> list[ast.AST]:
     Only statement blocks are walked, never expressions: 4x faster than ast.iter_child_nodes here."""
     found = []
     pending = [child for field in _BLOCKS for child in getattr(node, field, ())]
+    compound = _COMPOUND
     while pending:
         child = pending.pop()
         if isinstance(child, _DEFS):
             found.append(child)
         else:
-            for field in _BLOCKS:
-                pending.extend(getattr(child, field, ()))
+            fields = compound.get(type(child))
+            if fields is not None:
+                for field in fields:
+                    pending.extend(getattr(child, field))
     return sorted(found, key=lambda n: n.lineno)
 
 

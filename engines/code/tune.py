@@ -108,7 +108,7 @@ def tune_merge(symbols, queries, embedder) -> None:
     embedding = embedding_rankings(symbols, queries, embedder)
     print("lexical", score([[p for p, _ in r[:10]] for r in lexical], answers))
     print("embedding", score([[p for p, _ in r[:10]] for r in embedding], answers))
-    print("fill", score([[m.position for m in fill(a, b, 10)] for a, b in zip(lexical, embedding)], answers))
+    print("merged (fill)", score([[m.position for m in fill(a, b, 10)] for a, b in zip(lexical, embedding)], answers))
     print("rrf equal k=60", score([[m.position for m in fuse(a, b, 10, k=60, weights={LEXICAL: 1, EMBEDDING: 1},
                                                              heads={})] for a, b in zip(lexical, embedding)], answers))
     for k, w, lh, eh in itertools.product((5, 10, 15, 60), (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0), (10, 20, 50),
