@@ -43,7 +43,9 @@ def test_notes_pane_shows_exact_rows_then_resemblance_rows(snap_compare, tmp_pat
     markers = [hit.marker for hit in seen["hits"]]
     assert markers[0] == "" and "≈" in markers
     assert markers == sorted(markers), "exact rows (no marker) come first, then ≈ rows"
-    assert [t.status for t in seen["answer"].tiers] == ["answered", "answered"]
+    statuses = {t.name: t.status for t in seen["answer"].tiers}
+    # the word-fill tier finds nothing exact did not: every note holding "seedlings" is an exact match
+    assert statuses == {"exact": "answered", "words": "empty", "semantic": "answered"}
 
 
 def test_footer_during_indexing_says_done_of_with_a_bar(snap_compare, tmp_path):
@@ -128,7 +130,7 @@ def test_compare_screen_shows_each_tier_in_its_own_column(snap_compare, tmp_path
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
     finally:
         engine.close()
-    exact, semantic, merged = seen["results"]
-    assert [r.column.label for r in seen["results"]] == ["exact", "semantic", "merged"]
+    exact, words, semantic, merged = seen["results"]
+    assert [r.column.label for r in seen["results"]] == ["exact", "words", "semantic", "merged"]
     assert {h.tier for h in exact.answer.hits} == {"exact"} and {h.tier for h in semantic.answer.hits} == {"semantic"}
     assert merged.ids[: len(exact.ids)] == exact.ids

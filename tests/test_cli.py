@@ -50,7 +50,7 @@ def test_a_paraphrase_on_the_default_corpus_finds_the_slugs_note_by_meaning():
     slugs = [h for h in answer["hits"] if h["id"] == SLUGS]
     assert slugs, [h["id"] for h in answer["hits"]]
     assert slugs[0]["tier"] == "semantic" and slugs[0]["marker"] == "≈"
-    assert {t["name"]: t["status"] for t in answer["tiers"]} == {"exact": "empty", "semantic": "answered"}
+    assert {t["name"]: t["status"] for t in answer["tiers"]} == {"exact": "empty", "words": "empty", "semantic": "answered"}
     assert answer["total"] >= len(answer["hits"])
 
 
@@ -64,7 +64,7 @@ def test_the_exact_word_on_the_default_corpus_puts_the_slugs_note_first_as_evide
 def test_recall_off_on_the_command_line_answers_the_exact_tier_alone():
     answer = only_json(cli("search", "notes", "seedlings", "--tiers", "exact", "--json", "--limit", "1"))
     assert [h["id"] for h in answer["hits"]] == [SLUGS]
-    assert {t["name"]: t["status"] for t in answer["tiers"]} == {"exact": "answered", "semantic": "off"}
+    assert {t["name"]: t["status"] for t in answer["tiers"]} == {"exact": "answered", "words": "off", "semantic": "off"}
 
 
 # -- bad arguments: exit 2, one line ------------------------------------------------------------------

@@ -46,6 +46,28 @@ def test_a_dataset_folder_that_does_not_exist_is_named(tmp_path):
         assert str(tmp_path / "nowhere" / folder) in line and "no such" in line, line
 
 
+def test_a_malformed_vaswani_judgement_names_file_and_line(tmp_path):
+    folder = tmp_path / "data" / "notes" / "vaswani"
+    folder.mkdir(parents=True)
+    (folder / "doc-text.trec").write_text("<DOC>\n<DOCNO>1</DOCNO>\nslugs eat seedlings\n</DOC>\n")
+    (folder / "query-text.trec").write_text("<top>\n<num>1</num><title>\nslugs\n</title>\n</top>\n")
+    (folder / "qrels").write_text("1 0 1 1\n1 0 one\n")
+    line = one_line_error(cli("notes", "--dataset", "vaswani", "--configs", "exact",
+                              OLAI_SHARED_DATA=str(tmp_path / "data")))
+    assert f"{folder / 'qrels'}:2" in line, line
+
+
+
+def test_a_malformed_cosqa_file_names_file_and_line(tmp_path):
+    folder = tmp_path / "data" / "code" / "cosqa"
+    folder.mkdir(parents=True)
+    (folder / "code_idx_map.txt").write_text('{"def f():\\n    return 1": 0}')
+    (folder / "cosqa-retrieval-dev-500.json").write_text('[\n  {"doc": "return one", "retrieval_idx": 0},\n  {"doc": oops}\n]')
+    line = one_line_error(cli("code", "--dataset", "cosqa", "--configs", "lexical",
+                              OLAI_SHARED_DATA=str(tmp_path / "data")))
+    assert f"{folder / 'cosqa-retrieval-dev-500.json'}:3" in line and "malformed JSON" in line, line
+
+
 def test_ctrl_c_stops_with_one_line_and_keeps_the_answers_measured_so_far(tmp_path):
     cache = tmp_path / "cache"
     env = environment(XDG_CACHE_HOME=str(cache))

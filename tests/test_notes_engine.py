@@ -1,4 +1,4 @@
-"""The notes engine end to end, with the real local model: exact first, meaning fills what is left."""
+"""The notes engine end to end, with the real local model: exact first, words and meaning fill what is left."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import pytest
 
 from engines.answer import RESEMBLANCE, collect
 from engines.embed.llama import FLOOR, LlamaEmbedder
+from engines.lexical import standard_tokenize
 from engines.notes.chunks import passages
-from engines.notes.engine import NotesEngine
+from engines.notes.engine import NotesEngine, parse_tiers
 from engines.notes.exact import ExactMatcher
+from engines.notes.words import note_words
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "notes"
@@ -56,8 +58,77 @@ def test_the_exact_word_finds_the_slugs_note_as_evidence_first(demo):
     assert answer.hits[0].id == "garden/cold-frames/slugs.md"
     assert answer.hits[0].tier == "exact" and answer.hits[0].marker == ""
     exact = [h for h in answer.hits if h.tier == "exact"]
-    assert answer.hits[: len(exact)] == exact, "exact rows come before every resemblance row"
-    assert all(h.marker == RESEMBLANCE for h in answer.hits[len(exact):])
+    assert answer.hits[: len(exact)] == exact, "exact rows come before every filled row"
+    assert all(h.marker == (RESEMBLANCE if h.tier == "semantic" else "") for h in answer.hits[len(exact):])
+
+
+def test_the_tiers_are_exact_then_words_then_semantic():
+    assert NotesEngine.tiers == ("exact", "words", "semantic")
+    assert parse_tiers(None) == ("exact", "words", "semantic")
+    assert parse_tiers("semantic,words") == ("words", "semantic")
+
+
+FILL_QUERIES = ["seedlings", "slugs got", "protecting young plants from snails", "compost heap turning",
+                "sharpen chisel", "jam", "bench vice jaws", "frost on the cold frame lid", "rust"]
+
+
+@pytest.mark.parametrize("limit", [3, 10, 40])
+def test_the_fill_keeps_the_contract_exact_first_then_words_evidence_and_marked_resemblance(demo, limit):
+    matcher = ExactMatcher(demo.notes)
+    by_id = {n.id: n for n in demo.notes}
+    for query in FILL_QUERIES:
+        answer = ask(demo, query, limit=limit)
+        expected = matcher.search(query, limit).hits
+        ids = [h.id for h in answer.hits]
+        assert len(ids) == len(set(ids)) <= limit, query
+        assert [h.to_json() for h in answer.hits[: len(expected)]] == [h.to_json() for h in expected], query
+        asked = set(standard_tokenize(query))
+        for hit in answer.hits[len(expected):]:
+            if hit.tier == "words":  # word evidence: at least half the query's words, no marker
+                assert hit.marker == "" and hit.score > 0, (query, hit)
+                assert 2 * len(asked & set(note_words(by_id[hit.id]))) >= len(asked), (query, hit)
+            else:  # resemblance: marked, and never under the floor
+                assert hit.tier == "semantic" and hit.marker == RESEMBLANCE, (query, hit)
+                assert hit.score >= FLOOR, (query, hit)
+        for tier in ("words", "semantic"):
+            report = answer.tier(tier)
+            assert report.count == sum(1 for h in answer.hits if h.tier == tier), (query, tier)
+            assert report.status in (("answered",) if report.count else ("empty", "skipped")), (query, report)
+        assert answer.total >= len(ids)
+
+
+def test_a_note_holding_some_of_the_query_words_fills_as_word_evidence(demo):
+    answer = ask(demo, "slugs got")
+    exact = {h.id for h in answer.hits if h.tier == "exact"}
+    words = [h for h in answer.hits if h.tier == "words"]
+    assert words, [(h.id, h.tier) for h in answer.hits]
+    note = next(n for n in demo.notes if n.id == words[0].id)
+    assert "slug" in note_words(note) and words[0].id not in exact, "it holds 'slugs', not every word"
+    assert words[0].marker == "" and answer.tier("words").status == "answered"
+
+
+def test_one_incidental_shared_word_does_not_show_a_note(demo):
+    # the slugs note says "change": one of three words is not enough, and meaning is far under the floor
+    assert "chang" in note_words(next(n for n in demo.notes if n.id == "garden/cold-frames/slugs.md"))
+    answer = ask(demo, "changing a car tyre")
+    assert answer.hits == [] and answer.total == 0
+
+
+def test_the_words_tier_alone_answers_without_loading_the_model():
+    engine = NotesEngine(DEMO, wait_for_index=True)
+    answer = ask(engine, "slugs got", tiers=("words",))
+    assert answer.hits and {h.tier for h in answer.hits} == {"words"}
+    assert answer.tier("exact").status == "off" and answer.tier("semantic").status == "off"
+    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+
+
+def test_without_the_model_the_words_tier_still_fills(tmp_path):
+    engine = NotesEngine(DEMO, embedder=LlamaEmbedder(model_path=tmp_path / "absent.gguf"), wait_for_index=True)
+    answer = ask(engine, "slugs got")
+    assert answer.tier("semantic").status == "unavailable"
+    exact = ExactMatcher(engine.notes).search("slugs got", 10).hits
+    assert [h.id for h in answer.hits[: len(exact)]] == [h.id for h in exact]
+    assert [h.tier for h in answer.hits[len(exact):]] and {h.tier for h in answer.hits[len(exact):]} == {"words"}
 
 
 @pytest.mark.parametrize("corpus", [DEMO, ROADMAP], ids=["demo", "roadmap"])
@@ -69,6 +140,8 @@ def test_off_topic_queries_draw_no_semantic_rows(corpus, embedder):
         answer = ask(engine, query)
         assert [h.id for h in answer.hits if h.tier == "semantic"] == [], query
         assert answer.tier("semantic").status == "empty", query
+        if corpus == DEMO:  # nor for their words: none of them holds half their words
+            assert answer.hits == [], query
 
 
 def test_a_note_answered_exactly_is_never_repeated_by_meaning(demo):
@@ -77,9 +150,9 @@ def test_a_note_answered_exactly_is_never_repeated_by_meaning(demo):
         ids = [h.id for h in answer.hits]
         assert len(ids) == len(set(ids)), query
         exact = {h.id for h in answer.hits if h.tier == "exact"}
-        semantic = {h.id for h in answer.hits if h.tier == "semantic"}
-        assert not exact & semantic, query
-        # total: every exact match plus every distinct above-floor neighbour, uncapped
+        filled = {h.id for h in answer.hits if h.tier != "exact"}
+        assert not exact & filled, query
+        # total: every exact match plus every distinct note the fill would show, uncapped
         assert answer.total >= len(ids)
 
 
@@ -87,7 +160,7 @@ def test_when_exact_fills_the_limit_meaning_is_skipped_and_the_model_never_loads
     engine = NotesEngine(DEMO, wait_for_index=True)
     answer = ask(engine, "the", limit=3)
     assert [h.tier for h in answer.hits] == ["exact"] * 3
-    assert answer.tier("semantic").status == "skipped"
+    assert answer.tier("semantic").status == "skipped" and answer.tier("words").status == "skipped"
     assert answer.total > 3, "total counts every exact match, uncapped"
     assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
 
@@ -116,8 +189,9 @@ def test_recall_off_answers_exactly_what_exact_answers(demo, limit, monkeypatch)
         for answer in (by_flag, by_env):
             assert json.dumps([h.to_json() for h in answer.hits], ensure_ascii=False) == want, query
             assert answer.total == expected.total, query
-            assert answer.tier("semantic").status == "off"
-            assert answer.tier("semantic").enable
+            for tier in ("words", "semantic"):
+                assert answer.tier(tier).status == "off"
+                assert answer.tier(tier).enable
 
 
 def test_no_model_means_semantic_unavailable_with_how_to_enable_and_exact_unchanged(tmp_path):

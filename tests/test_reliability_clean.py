@@ -124,9 +124,16 @@ def test_index_search_watch_and_eval_leave_every_corpus_byte_for_byte_as_it_was(
     requests = [Request(q, t, dict(collection.judged[q]), "dev") for q, t in collection.queries.items()]
     tables = run("notes", "clean", requests, configs, split="dev", fresh=True)
     assert tables[0].metrics["merged"]["recall@10"] == 1.0
-    from engines.eval.food.run import evaluate as evaluate_food
+    from engines.eval.food.run import FoodConfigs, requests as food_requests
 
-    assert evaluate_food("dev", ["bm25", "bm25_rules"], corpus=products)["configs"]
+    food = FoodConfigs(products)
+    try:
+        food_tables = run("products", "clean-food", food_requests("dev"),
+                          {n: food.factories()[n] for n in ("bm25", "bm25_rules")}, split="dev", fresh=True,
+                          score_outcome=food.score)
+    finally:
+        food.close()
+    assert set(food_tables[0].metrics) == {"bm25", "bm25_rules"}
 
     after = {root: snapshot(root) for root in corpora}
     for root in corpora:

@@ -26,15 +26,36 @@ class CosqaSplit:
     queries: list[tuple[str, str]]  # (query text, id of the one correct symbol)
 
 
+class CosqaError(ValueError):
+    """A CoSQA file that cannot be read as published: the message names the file and line."""
+
+
+def _json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CosqaError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise CosqaError(f"{path}: not UTF-8 ({exc.reason})") from None
+
+
 def load_functions(folder: str | Path) -> list[Symbol]:
-    codes: dict[str, int] = json.loads((Path(folder) / "code_idx_map.txt").read_text(encoding="utf-8"))
+    path = Path(folder) / "code_idx_map.txt"
+    codes = _json(path)
+    if not isinstance(codes, dict) or not all(isinstance(i, int) for i in codes.values()):
+        raise CosqaError(f"{path}:1: expected one object of code -> retrieval index")
     by_index = sorted(codes.items(), key=lambda item: item[1])
     return [function_symbol(code, index) for code, index in by_index]
 
 
 def load_queries(path: str | Path) -> list[tuple[str, str]]:
-    rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(row["doc"], str(row["retrieval_idx"])) for row in rows]
+    rows = _json(Path(path))
+    out = []
+    for n, row in enumerate(rows if isinstance(rows, list) else [None]):
+        if not isinstance(row, dict) or "doc" not in row or "retrieval_idx" not in row:
+            raise CosqaError(f"{path}: entry {n + 1}: expected an object with doc and retrieval_idx")
+        out.append((row["doc"], str(row["retrieval_idx"])))
+    return out
 
 
 def function_symbol(code: str, index: int) -> Symbol:

@@ -12,6 +12,26 @@ from engines.notes.trec import load_trec
 _TOPIC = re.compile(r"<num>\s*(\S+?)\s*</num>\s*<title>(.*?)</title>", re.DOTALL | re.IGNORECASE)
 
 
+class CollectionError(ValueError):
+    """A judgement file that cannot be read: the message names the file and the line."""
+
+
+def _judgements(path: Path, fields: int, qid: int, docno: int, grade: int) -> list[tuple[str, str, float]]:
+    """(query id, doc id, grade) of each non-blank line of a whitespace-separated qrels file."""
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            if len(parts) != fields:
+                raise ValueError
+            out.append((parts[qid], parts[docno], float(parts[grade])))
+        except ValueError:
+            raise CollectionError(f"{path}:{number}: expected {fields} fields, the last a number: {line.strip()[:60]!r}") from None
+    return out
+
+
 @dataclass
 class Collection:
     name: str
@@ -27,10 +47,9 @@ def load_vaswani(folder: str | Path) -> Collection:
     text = (folder / "query-text.trec").read_text(encoding="utf-8", errors="replace")
     queries = {num: " ".join(title.split()).lower() for num, title in _TOPIC.findall(text)}
     judged: dict[str, dict[str, float]] = {}
-    for line in (folder / "qrels").read_text().splitlines():
-        parts = line.split()
-        if len(parts) == 4 and float(parts[3]) > 0:
-            judged.setdefault(parts[0], {})[parts[2]] = float(parts[3])
+    for qid, docno, grade in _judgements(folder / "qrels", 4, 0, 2, 3):  # `qid 0 docno grade`
+        if grade > 0:
+            judged.setdefault(qid, {})[docno] = grade
     queries = {q: t for q, t in queries.items() if q in judged}
     return Collection("vaswani", notes, queries, judged)
 
@@ -69,22 +88,17 @@ def load_cranfield(folder: str | Path) -> Collection:
     path = str((folder / "cran.all.1400").resolve())
     for rec in _cran_records((folder / "cran.all.1400").read_text(encoding="utf-8", errors="replace")):
         title = " ".join(rec.get("T", "").split()).rstrip(" .") or rec["I"]
-        body = rec.get("W", "")
-        # the abstract repeats the title as its first lines: keep the body as the text after it
-        flat = " ".join(body.split())
-        if flat.startswith(title):
-            flat = flat[len(title):].lstrip(" .")
+        # The abstract as written: it repeats the title as its first lines, and is kept so (the issue's
+        # baselines index title + .W as written; stripping the repeat cost BM25 nDCG@10 0.373 -> 0.365).
+        flat = " ".join(rec.get("W", "").split())
         digest = hashlib.sha256((title + "\n" + flat).encode("utf-8")).hexdigest()
         notes.append(Note(id=rec["I"], title=title, body=flat, where=f"cran.all.1400#{rec['I']}", path=path,
                           content_hash=digest))
     queries_in_order = _cran_records((folder / "cran.qry").read_text(encoding="utf-8", errors="replace"))
     queries = {str(n): " ".join(rec.get("W", "").split()) for n, rec in enumerate(queries_in_order, start=1)}
     judged: dict[str, dict[str, float]] = {}
-    for line in (folder / "cranqrel").read_text().splitlines():
-        parts = line.split()
-        if len(parts) >= 3:
-            code = int(parts[2])
-            if 1 <= code <= 4:
-                judged.setdefault(parts[0], {})[parts[1]] = float(5 - code)
+    for qid, docno, code in _judgements(folder / "cranqrel", 3, 0, 1, 2):  # `query doc code`
+        if 1 <= code <= 4:
+            judged.setdefault(qid, {})[docno] = float(5 - code)
     queries = {q: t for q, t in queries.items() if q in judged}
     return Collection("cranfield", notes, queries, judged)

@@ -1,9 +1,13 @@
 """The notes configurations of `olai-tui eval notes`: the shipped tiers and the common alternatives.
 
-- ``exact``: the exact tier alone; ``semantic``: the semantic tier alone (with its floor);
-  ``merged``: the shipped answer (exact first, meaning fills);
-- baselines, built as a standard setup ships them: ``bm25`` (stemmed words, BM25 k1=1.5 b=0.75),
-  ``dense`` (MiniLM vectors, no floor), ``hybrid_rrf`` (RRF, k = 60, of the bm25 and dense top 100s).
+- ``exact``, ``words``, ``semantic``: one tier alone (semantic with its floor);
+  ``merged``: the shipped answer, every tier (exact first, words and meaning fused fill the rest);
+- baselines, built as a standard setup ships them: ``bm25`` (bm25s's analyzer: lower-case words,
+  English stopwords, Snowball stems; BM25 k1=1.5 b=0.75, over title + body), ``dense`` (MiniLM vectors,
+  one per note of its title and body as one text, no floor), ``hybrid_rrf`` (RRF, k = 60, of the bm25
+  and dense top 100s). Over all queries they reproduce the issue's figures: nDCG@10 vaswani 0.428 /
+  0.430 / 0.484 (the issue: 0.428 / 0.431 / 0.484), cranfield 0.373 / 0.381 / 0.418 (0.372 / 0.380 /
+  0.415). Cranfield's notes hold the abstract as written (collections.load_cranfield).
 Every configuration answers 100 ids, best first, so recall@100 means the same for all.
 """
 
@@ -12,14 +16,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from engines.answer import collect
+from engines.embed.cache import VectorCache, text_key
 from engines.eval.collections import Collection, load_cranfield, load_vaswani
 from engines.eval.runner import Ranker, Request, split_of
-from engines.notes.engine import EXACT, SEMANTIC, NotesEngine
+from engines.notes.corpus import Note
+from engines.notes.engine import EXACT, SEMANTIC, TIERS, WORDS, NotesEngine
+from engines.notes.semantic import EMBED_BATCH
 
 DEPTH = 100
 DATASETS: dict[str, Callable[[Path], Collection]] = {"vaswani": load_vaswani, "cranfield": load_cranfield}
-CONFIGS = ("exact", "bm25", "semantic", "dense", "merged", "hybrid_rrf")
+CONFIGS = ("exact", "words", "bm25", "semantic", "dense", "merged", "hybrid_rrf")
+
+
+def whole_text(note: Note) -> str:
+    return " ".join((note.title + " " + note.body).split())
 
 
 def requests_of(collection: Collection) -> list[Request]:
@@ -35,6 +48,7 @@ class NotesConfigs:
         self._embedder = embedder
         self._engine: NotesEngine | None = None
         self._bm25 = None
+        self._whole: np.ndarray | None = None
         self.progress = progress
 
     def engine(self) -> NotesEngine:
@@ -51,10 +65,11 @@ class NotesConfigs:
     def factories(self) -> dict[str, Callable[[], Ranker]]:
         return {
             "exact": lambda: self._tiers((EXACT,)),
+            "words": lambda: self._tiers((WORDS,)),
             "bm25": self._bm25_ranker,
             "semantic": lambda: self._tiers((SEMANTIC,), indexed=True),
             "dense": self._dense_ranker,
-            "merged": lambda: self._tiers((EXACT, SEMANTIC), indexed=True),
+            "merged": lambda: self._tiers(TIERS, indexed=True),
             "hybrid_rrf": self._rrf_ranker,
         }
 
@@ -63,24 +78,45 @@ class NotesConfigs:
         return lambda q: [h.id for h in collect("notes", q, engine.search(q, limit=DEPTH, tiers=tiers)).hits]
 
     def _bm25_ranker(self) -> Ranker:
-        from engines.lexical import BM25Index, tokenize
+        from engines.lexical import BM25Index, standard_tokenize
 
         if self._bm25 is None:
             notes = self.collection.notes
-            self._bm25 = BM25Index([tokenize(n.title + " " + n.body, stem=True) for n in notes])
+            self._bm25 = BM25Index([standard_tokenize(n.title + " " + n.body) for n in notes])
         ids = [n.id for n in self.collection.notes]
         index = self._bm25
-        return lambda q: [ids[i] for i, _ in index.top(tokenize(q, stem=True), DEPTH)]
+        return lambda q: [ids[i] for i, _ in index.top(standard_tokenize(q), DEPTH)]
 
     def _dense_ranker(self) -> Ranker:
-        engine = self.indexed()
+        embedder = self.engine().embedder
+        matrix = self._whole_vectors()
+        ids = [n.id for n in self.collection.notes]
 
         def rank(q: str) -> list[str]:
-            vector = engine.embedder.embed([q], "query")[0]
-            found = engine.semantic.neighbours(vector, floor=-1.0, exclude_ids=set(), room=DEPTH)
-            return [note.id for note, _ in found.ranked]
+            scores = matrix @ embedder.embed([q], "query")[0]
+            top = np.argsort(-scores, kind="stable")[:DEPTH]  # equal scores: corpus order
+            return [ids[i] for i in top]
 
         return rank
+
+    def _whole_vectors(self) -> np.ndarray:
+        """One vector per note, of its title and body as one text (the model reads the first 256 word
+        pieces): how a standard dense baseline embeds a document. Kept in a vector cache of their own."""
+        if self._whole is None:
+            embedder = self.engine().embedder
+            info = embedder.info()
+            cache = VectorCache(info.model_id, info.dims, scope=str(self.root.resolve()) + "#whole-notes")
+            texts = [whole_text(n) for n in self.collection.notes]
+            keys = [text_key(t) for t in texts]
+            pending = list({k: t for k, t in zip(keys, texts) if k not in cache}.items())
+            for start in range(0, len(pending), EMBED_BATCH):
+                batch = pending[start:start + EMBED_BATCH]
+                cache.put_many([k for k, _ in batch], embedder.embed([t for _, t in batch], "document"))
+                if self.progress:
+                    self.progress(min(start + EMBED_BATCH, len(pending)), len(pending))
+            cache.save(keep=set(keys))
+            self._whole = np.stack([cache.get(k) for k in keys]).astype(np.float32, copy=False)
+        return self._whole
 
     def _rrf_ranker(self) -> Ranker:
         from engines.fusion import rrf

@@ -124,6 +124,18 @@ def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=No
         return _food(progress)
     except OSError as exc:
         raise DatasetError(f"{exc.filename or dataset}: {exc.strerror or exc}") from None
+    except _loader_errors() as exc:  # each loader's own error names the file and line
+        raise DatasetError(str(exc)) from None
+
+
+def _loader_errors() -> tuple[type[Exception], ...]:
+    from engines.code.cosqa import CosqaError
+    from engines.eval.collections import CollectionError
+    from engines.eval.food import FoodSetError
+    from engines.eval.icecat import RatingsError
+    from engines.notes.trec import TrecError
+
+    return CosqaError, CollectionError, FoodSetError, RatingsError, TrecError
 
 
 def _gains(titles: Callable[[str], str], threshold: float = 0.0):
@@ -160,19 +172,16 @@ def _code(data: Path, heldout: Path, progress) -> Suite:
     def title(symbol_id: str) -> str:
         engine = setup.engine()
         symbol = next((s for s in engine.symbols if s.id == symbol_id), None)
-        return getattr(symbol, "name", None) or symbol_id
+        return f"{symbol.qualname}{symbol.signature}" if symbol is not None and symbol.qualname else symbol_id
 
     return Suite("code", "cosqa", requests, setup.factories(), CODE_COLUMNS, _gains(title))
 
 
 def _icecat(corpus: Path, heldout: Path, progress, say) -> Suite:
-    from engines.eval.icecat import DEPTH, HELDOUT, IcecatConfigs, RatingsError, icecat_metrics, icecat_requests
+    from engines.eval.icecat import DEPTH, HELDOUT, IcecatConfigs, icecat_metrics, icecat_requests
 
     _need(corpus)
-    try:
-        requests = icecat_requests(corpus, heldout / HELDOUT)
-    except RatingsError as exc:
-        raise DatasetError(str(exc)) from None
+    requests = icecat_requests(corpus, heldout / HELDOUT)
     setup = IcecatConfigs(corpus, progress=progress, say=say)
 
     def title(product_id: str) -> str:
@@ -185,13 +194,9 @@ def _icecat(corpus: Path, heldout: Path, progress, say) -> Suite:
 
 
 def _food(progress) -> Suite:
-    from engines.eval.food import FoodSetError
     from engines.eval.food.run import FoodConfigs, is_right, keeps_rules, requests
 
-    try:
-        asked = requests("both")
-    except FoodSetError as exc:
-        raise DatasetError(str(exc)) from None
+    asked = requests("both")
     setup = FoodConfigs(progress=progress)
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:

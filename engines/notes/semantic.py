@@ -18,7 +18,7 @@ from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
 from engines.embed.index_state import IndexState, SettlesWithCooldown
 from engines.embed.retry import Cooldown, RetryPolicy
-from engines.notes.chunks import passages
+from engines.notes.chunks import passages, whole
 from engines.notes.corpus import Note
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
@@ -28,9 +28,11 @@ SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 
 
 @dataclass
-class Neighbours:
-    ranked: list[tuple[Note, float]]  # (note, best passage cosine), best first, above the floor
-    above_floor: int  # every note above the floor and not excluded, uncapped
+class Ranked:
+    notes: list[Note]  # the corpus the index held when it answered
+    index_of: dict[str, int]  # note id -> its index in notes
+    order: np.ndarray  # indices into notes, best first: only the notes whose vectors are all embedded
+    best: np.ndarray  # per note: its best passage's cosine (-inf: not embedded yet)
 
 
 class SemanticIndex(SettlesWithCooldown):
@@ -46,8 +48,9 @@ class SemanticIndex(SettlesWithCooldown):
         self._version = 0
         self._ready_version = -1  # the version the last complete build saw
         self._matrix_version = -1
-        self._position: dict[str, int] = {}
-        self._matrix = np.zeros((0, 1), np.float32)
+        self._matrix = np.zeros((0, 1), np.float32)  # passage vectors, note after note
+        self._heads = np.zeros((0, 1), np.float32)  # one whole-note vector per ready note
+        self._index_of: dict[str, int] = {}
         self._starts = np.zeros(0, np.int64)
         self._ready_notes = np.zeros(0, np.int64)
         self._state = IndexState("idle", 0, 0)
@@ -65,7 +68,7 @@ class SemanticIndex(SettlesWithCooldown):
             self._keys = []
             for note in self._notes:
                 keys = []
-                for text in passages(note):
+                for text in passages(note) + [whole(note)]:  # the whole note's vector comes last
                     key = text_key(text)
                     keys.append(key)
                     if self._cache is None or key not in self._cache:
@@ -152,31 +155,21 @@ class SemanticIndex(SettlesWithCooldown):
         return list(self._cache.notices) if self._cache is not None else []
 
     # -- searching -----------------------------------------------------------------------------
-    def neighbours(self, query_vector: np.ndarray, floor: float, exclude_ids: set[str], room: int) -> Neighbours:
-        """Notes above the floor, best passage first, leaving out the ids already answered."""
+    def ranked(self, query_vector: np.ndarray) -> Ranked:
+        """Every embedded note, best first by the mean of its best passage's cosine and its whole vector's
+        (equal: corpus order), with its best passage's cosine (what the floor is measured against)."""
         with self._lock:
             self._refresh_matrix()
-            matrix, starts, ready, notes = self._matrix, self._starts, self._ready_notes, self._notes
-            position = self._position
-        exclude = {position[i] for i in exclude_ids if i in position}
+            matrix, heads, starts, ready = self._matrix, self._heads, self._starts, self._ready_notes
+            notes, index_of = self._notes, self._index_of
+        best = np.full(len(notes), -np.inf, dtype=np.float32)  # -inf: not embedded yet
         if len(ready) == 0:
-            return Neighbours([], 0)
-        scores = matrix @ query_vector.astype(np.float32)
-        best = np.maximum.reduceat(scores, starts) if len(starts) else scores[:0]
-        keep = best >= floor
-        if exclude:
-            keep &= ~np.isin(ready, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
-        candidates = np.flatnonzero(keep)
-        above = len(candidates)
-        if room <= 0 or above == 0:
-            return Neighbours([], above)
-        if above > room:
-            top = candidates[np.argpartition(-best[candidates], room - 1)[:room]]
-        else:
-            top = candidates
-        # Best first; equal scores by corpus order, so answers are deterministic.
-        order = sorted(top.tolist(), key=lambda j: (-float(best[j]), int(ready[j])))
-        return Neighbours([(notes[int(ready[j])], float(best[j])) for j in order], above)
+            return Ranked(notes, index_of, np.zeros(0, np.int64), best)
+        query = query_vector.astype(np.float32)
+        passage_best = np.maximum.reduceat(matrix @ query, starts)
+        rank = (passage_best + heads @ query) / 2
+        best[ready] = passage_best
+        return Ranked(notes, index_of, ready[np.lexsort((ready, -rank))], best)
 
     # -- internals -----------------------------------------------------------------------------
     def _open_cache(self) -> VectorCache:
@@ -208,17 +201,19 @@ class SemanticIndex(SettlesWithCooldown):
         if self._matrix_version == self._version or self._cache is None:
             return
         cache = self._cache
-        rows, starts, ready = [], [], []
+        rows, heads, starts, ready = [], [], [], []
         for i, keys in enumerate(self._keys):
             vectors = [cache.get(k) for k in keys]
             if any(v is None for v in vectors):
                 continue
             starts.append(len(rows))
             ready.append(i)
-            rows.extend(vectors)
+            rows.extend(vectors[:-1])  # the passages (title first) ...
+            heads.append(vectors[-1])  # ... and the whole note's vector
         dims = cache.dims
         self._matrix = np.stack(rows).astype(np.float32, copy=False) if rows else np.zeros((0, dims), np.float32)
+        self._heads = np.stack(heads).astype(np.float32, copy=False) if heads else np.zeros((0, dims), np.float32)
         self._starts = np.asarray(starts, dtype=np.int64)
         self._ready_notes = np.asarray(ready, dtype=np.int64)
-        self._position = {note.id: i for i, note in enumerate(self._notes)}
+        self._index_of = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version

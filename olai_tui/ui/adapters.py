@@ -20,7 +20,7 @@ from typing import Callable, Generic, Iterator, Protocol, Sequence, TypeVar
 from rich.text import Text
 
 from engines.answer import Batch, Hit, TierReport
-from engines.notes.engine import SEMANTIC, NotesEngine, recall_switched_off
+from engines.notes.engine import SEMANTIC, WORDS, NotesEngine, recall_switched_off
 from engines.notes.exact import query_words
 from olai_tui.ui.text import clipped, highlighted, one_line, reflowed, words_pattern
 
@@ -199,7 +199,8 @@ class NotesAdapter:
         return Target(note.path, _first_line_with(note.path, self.words(query)))
 
     def compare_columns(self) -> list[Column]:
-        return [Column("exact", ("exact",)), Column("semantic", (SEMANTIC,)), Column("merged", self.tiers, combined=True)]
+        return [Column("exact", ("exact",)), Column("words", (WORDS,)), Column("semantic", (SEMANTIC,)),
+                Column("merged", self.tiers, combined=True)]
 
     def close(self) -> None:
         self.engine.close()

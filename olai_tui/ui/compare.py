@@ -1,6 +1,6 @@
 """Side by side: the current query run through each of a pane's tier configurations separately.
 
-Notes: exact | semantic | merged. Each column has its own timing, count and tier states. A row that
+Notes: exact | words | semantic | merged. Each column has its own timing, count and tier states. A row that
 more than one tier found on its own (exact and semantic) is marked ◆ and drawn bold in every column,
 so what meaning added over exact words is the plain ≈ rows; the merged column (every tier at once)
 does not count as a finder, or every row would be marked.
