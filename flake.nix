@@ -58,6 +58,7 @@
             llama-cpp-python
             numpy
             bm25s
+            pystemmer
             rank-bm25
             rapidfuzz
             httpx

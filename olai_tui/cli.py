@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--corpus", help="a folder or file (default: the embedded demo)")
     p.add_argument("--limit", type=_positive_int, default=10)
-    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,semantic; code: lexical,embedding; products: exact,recall,judge)")
+    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,words,semantic; code: lexical,embedding; products: exact,recall,judge)")
     p.add_argument("--modules", help="code: installed modules to search, comma-separated (instead of --corpus)")
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
 

@@ -29,7 +29,7 @@ from engines.code.engine import CodeEngine
 from engines.embed.llama import LlamaEmbedder
 from engines.embed.provenance import default_model_path
 from engines.embed.retry import RetryPolicy
-from engines.notes.chunks import passages
+from engines.notes.chunks import note_texts
 from engines.notes.engine import NotesEngine
 from engines.products.engine import ProductsEngine
 
@@ -219,7 +219,7 @@ def test_a_batch_that_fails_once_is_retried_and_the_index_completes(tmp_path, mo
     report("one batch raises midway, once", answer, ms)
     assert embedder.raised == 1
     assert answer.tier("semantic").status == "answered" and engine.semantic.state().state == "ready"
-    every = sorted({p for n in engine.notes for p in passages(n)})
+    every = sorted({p for n in engine.notes for p in note_texts(n)})
     assert sorted(engine.semantic.embedded_texts) == every, "each passage stored once, none from the torn batch twice"
 
 
@@ -248,7 +248,7 @@ def test_a_batch_that_keeps_failing_is_reported_after_three_tries_and_recovers_a
     time.sleep(QUICK.cooldown_s)
     recovered, ms = ask(engine)
     assert recovered.tier("semantic").status == "answered" and any(h.id == SLUGS for h in recovered.hits)
-    every = sorted({p for n in engine.notes for p in passages(n)})
+    every = sorted({p for n in engine.notes for p in note_texts(n)})
     assert sorted(engine.semantic.embedded_texts) == every, "the first batch was not embedded again"
     assert engine.semantic.embedded_texts[:3] == first_batch
 

@@ -25,7 +25,7 @@ from engines.answer import RESEMBLANCE, collect
 from engines.embed.base import EmbedderInfo
 from engines.embed.cache import DIGEST, MAGIC, VERSION, VectorCache, text_key
 from engines.embed.llama import LlamaEmbedder
-from engines.notes.chunks import passages
+from engines.notes.chunks import note_texts, passages, whole
 from engines.notes.engine import NotesEngine
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,7 +67,8 @@ def build(root: Path, embedder, cache_dir: Path) -> NotesEngine:
 
 
 def all_passages(engine: NotesEngine) -> set[str]:
-    return {p for note in engine.notes for p in passages(note)}
+    """Every text the index embeds: each note's passages and its whole text."""
+    return {p for note in engine.notes for p in note_texts(note)}
 
 
 def note(engine: NotesEngine, note_id: str):
@@ -100,7 +101,9 @@ def test_one_edit_re_embeds_one_note(tmp_path, embedder):
     changed = [p for p in new_slugs if p not in before]
     assert len(changed) == 1 and len(new_slugs) == len(old_slugs) == 3, (old_slugs, new_slugs)
     assert "sheep's wool pellets" in changed[0]
-    assert b.semantic.embedded_texts == changed, "only the edited passage of the edited note is embedded"
+    new_whole = whole(note(b, SLUGS))
+    assert sorted(b.semantic.embedded_texts) == sorted(changed + [new_whole]), \
+        "only the edited passage of the edited note is embedded, and that note's whole text"
     assert b.semantic.notices() == []
     b.close()
 
@@ -344,13 +347,14 @@ def test_an_edited_note_scores_as_its_new_text_never_its_old_vector(tmp_path, em
 
     (corpus / SLUGS).write_text(BREAD_NOTE, encoding="utf-8")
     engine = build(corpus, embedder, cache)
-    new_passages = passages(note(engine, SLUGS))
+    new_passages = note_texts(note(engine, SLUGS))
     assert sorted(engine.semantic.embedded_texts) == sorted(new_passages)
 
-    answer = ask(engine, BREAD_QUERY)
+    answer = ask(engine, BREAD_QUERY, tiers=("exact", "semantic"))  # meaning alone: the vectors are the point
     hits = [h for h in answer.hits if h.id == SLUGS]
     assert hits and hits[0].tier == "semantic", answer
     query = embedder.embed([BREAD_QUERY], "query")[0]
-    fresh = float((embedder.embed(new_passages, "document") @ query).max())
+    # the row's score is its best passage's cosine (the floor's measure), the whole text aside
+    fresh = float((embedder.embed(passages(note(engine, SLUGS)), "document") @ query).max())
     assert hits[0].score == pytest.approx(fresh, abs=2e-3)
     assert all(h.id != SLUGS for h in ask(engine, SNAILS).hits), "the old text's vector is not served"

@@ -59,6 +59,11 @@ def whole(note: Note) -> str:
     return " ".join((" ".join(note.title.split()) + " " + text).split()) or passages(note)[0]
 
 
+def note_texts(note: Note) -> list[str]:
+    """Every text the semantic index embeds for a note: its passages, then its whole text."""
+    return passages(note) + [whole(note)]
+
+
 def _tidy(text: str) -> str:
     # Markdown decoration carries no meaning for the model; white space runs are one space.
     text = re.sub(r"^\s{0,3}(#{1,6}|[-*+]|\d+[.)])\s+", "", text, flags=re.MULTILINE)

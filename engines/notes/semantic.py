@@ -18,7 +18,7 @@ from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
 from engines.embed.index_state import IndexState, SettlesWithCooldown
 from engines.embed.retry import Cooldown, RetryPolicy
-from engines.notes.chunks import passages, whole
+from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
@@ -68,7 +68,7 @@ class SemanticIndex(SettlesWithCooldown):
             self._keys = []
             for note in self._notes:
                 keys = []
-                for text in passages(note) + [whole(note)]:  # the whole note's vector comes last
+                for text in note_texts(note):  # the whole note's vector comes last
                     key = text_key(text)
                     keys.append(key)
                     if self._cache is None or key not in self._cache:
