@@ -54,6 +54,16 @@ def test_a_request_for_something_not_carried_says_not_sold(engine, text):
     assert all(h.extras["label"] in ("standin",) for h in a.hits)
 
 
+def test_a_contradiction_is_not_sold_and_vegan_proteins_only_stand_in(engine):
+    # no vegan product is whey: the soy proteins the vegan rule leaves are offered instead, never as whey
+    a = ask(engine, "vegan whey protein")
+    assert a.extras["flags"][:2] == ["not_sold", "only_standins"]
+    assert a.hits and all(h.extras["label"] == "standin" and "vegan" in h.extras["claims"] for h in a.hits)
+    # a vegan request without an animal word is the thing itself where the data says vegan
+    plain = ask(engine, "vegan protein powder")
+    assert "not_sold" not in plain.extras["flags"] and plain.hits[0].extras["label"] in ("exact", "variant")
+
+
 def test_only_stand_ins_say_instead(engine):
     a = ask(engine, "canned tuna")
     assert a.extras["flags"][:2] == ["not_sold", "only_standins"]

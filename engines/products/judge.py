@@ -15,7 +15,7 @@ from typing import Protocol, Sequence
 from engines.lexical import fold, standard_tokenize
 from engines.products.catalogue import Product
 from engines.products.knowledge import KnowledgeMap, words
-from engines.products.request import Request
+from engines.products.request import ANIMAL_WORDS, Request
 
 LABELS = ("exact", "variant", "standin", "no")
 
@@ -74,6 +74,11 @@ class RulesJudge:
             if shared:
                 first = product.kinds[0] in request.kinds
                 missing = [t for t in request.terms if not _said_in(t, text_words)]
+                animal = [f for f in request.forms if f in ANIMAL_WORDS]
+                if request.contradiction and animal and not any(_said_in(f, text_words) for f in request.forms):
+                    # "vegan whey protein": no vegan product is whey; a vegan protein only stands in for it
+                    return Judgement("standin", 0.6, f"not {animal[0]}: a vegan "
+                                                     f"{self.knowledge.kinds[shared[0]].label()} stands in")
                 if request.forms and not any(_said_in(f, text_words) for f in request.forms):
                     missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
                 pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
