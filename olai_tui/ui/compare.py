@@ -27,6 +27,16 @@ from olai_tui.ui.text import one_line
 SHARED = "◆"
 
 
+def side_by_side(count: int):
+    """``count`` columns, each a head over scrolling rows (#head-i, #rows-i): compose them with ``yield from``."""
+    with Horizontal(id="columns"):
+        for i in range(count):
+            with Vertical(classes="column", id=f"column-{i}"):
+                yield Static(classes="head", id=f"head-{i}")
+                with VerticalScroll(classes="rows", id=f"scroll-{i}"):
+                    yield Static(id=f"rows-{i}")
+
+
 @dataclass
 class ColumnResult:
     column: Column
@@ -101,12 +111,7 @@ class CompareScreen(Screen):
         title.append(f"“{one_line(self.query_string)}”", style="bold")
         title.append(f"   {SHARED} found by more than one tier   ≈ found by meaning", style="dim")
         yield Static(title, id="title")
-        with Horizontal(id="columns"):
-            for i, result in enumerate(self.results):
-                with Vertical(classes="column", id=f"column-{i}"):
-                    yield Static(classes="head", id=f"head-{i}")
-                    with VerticalScroll(classes="rows", id=f"scroll-{i}"):
-                        yield Static(id=f"rows-{i}")
+        yield from side_by_side(len(self.results))
         yield Footer()
 
     def on_mount(self) -> None:

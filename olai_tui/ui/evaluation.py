@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from rich.text import Text
 from textual import on, work
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, ProgressBar, Select, SelectionList, Static
 from textual.widgets.option_list import Option
@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 from engines.eval.runner import Table
 from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, open_suite
 from olai_tui.evaluate import cell
+from olai_tui.ui.compare import side_by_side
 from olai_tui.ui.footer import format_ms
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line
@@ -149,12 +150,7 @@ class RequestScreen(Screen):
             title.append(f"   {self.judged} judged relevant", style="dim")
         title.append("\n" + LEGEND, style="dim")
         yield Static(title, id="title")
-        with Horizontal(id="columns"):
-            for i, name in enumerate(self.row["configs"]):
-                with Vertical(classes="column", id=f"column-{i}"):
-                    yield Static(classes="head", id=f"head-{i}")
-                    with VerticalScroll(classes="rows", id=f"scroll-{i}"):
-                        yield Static(id=f"rows-{i}")
+        yield from side_by_side(len(self.row["configs"]))
         yield Footer()
 
     def on_mount(self) -> None:
