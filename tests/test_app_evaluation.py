@@ -196,6 +196,35 @@ async def test_the_palette_opens_the_evaluation_view_on_the_current_pane(engine,
         assert app.screen.query_one("#dataset", Select).value == "notes/vaswani"
 
 
+async def test_a_second_run_reads_the_cached_answers_unless_measure_again_is_ticked(engine, data, tmp_path,
+                                                                                      monkeypatch):
+    from textual.widgets import Checkbox
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # this test's answers alone
+    app = workbench(engine)
+    cache = tmp_path / "xdg" / "olai-tui" / "eval"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        next(c for c in workbench_commands(app) if c.text == "Evaluate configurations on a dataset").run()
+        await pilot.pause()
+        await choose_no_model_configs(pilot)
+        screen = await run_and_wait(pilot)
+
+        def written() -> dict[str, int]:
+            return {p.name: p.stat().st_mtime_ns for p in cache.glob("notes-vaswani-*.json")}
+
+        first = written()
+        assert len(first) == len(RUN)
+        screen.evaluated = None
+        await run_and_wait(pilot)
+        assert written() == first, "every answer came from the cache: nothing written"
+        screen.query_one("#fresh", Checkbox).value = True
+        screen.evaluated = None
+        await run_and_wait(pilot)
+        again = written()
+        assert again.keys() == first.keys() and all(again[k] != first[k] for k in first), "measured again"
+
+
 # ---- how a judged row reads, with and without colour --------------------------------------------
 
 

@@ -159,7 +159,7 @@ def _notes(dataset: str, folder: Path, progress) -> Suite:
     titles = {n.id: n.title for n in collection.notes}
     factories = NotesConfigs(collection, folder, progress=progress).factories()
     return Suite("notes", dataset, requests_of(collection), factories, NOTES_COLUMNS,
-                 _gains(lambda i: titles.get(i, i)))
+                 _gains(lambda i: titles.get(i, i)), salt=str(folder.resolve()))  # another copy: measured apart
 
 
 def _code(data: Path, heldout: Path, progress) -> Suite:
@@ -174,7 +174,7 @@ def _code(data: Path, heldout: Path, progress) -> Suite:
         symbol = next((s for s in engine.symbols if s.id == symbol_id), None)
         return f"{symbol.qualname}{symbol.signature}" if symbol is not None and symbol.qualname else symbol_id
 
-    return Suite("code", "cosqa", requests, setup.factories(), CODE_COLUMNS, _gains(title))
+    return Suite("code", "cosqa", requests, setup.factories(), CODE_COLUMNS, _gains(title), salt=str(data.resolve()))
 
 
 def _icecat(corpus: Path, heldout: Path, progress, say) -> Suite:

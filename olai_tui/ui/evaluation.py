@@ -19,13 +19,14 @@ from rich.text import Text
 from textual import on, work
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Label, OptionList, ProgressBar, Select, SelectionList, Static
+from textual.widgets import (Button, Checkbox, DataTable, Footer, Label, OptionList, ProgressBar, Select,
+                             SelectionList, Static)
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Table
-from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, open_suite
+from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, default_configs, open_suite
 from olai_tui.evaluate import cell
 from olai_tui.ui.compare import side_by_side
 from olai_tui.ui.footer import format_ms
@@ -207,6 +208,7 @@ class EvaluationScreen(Screen):
                 yield Select([(s, s) for s in SPLITS], value="both", allow_blank=False, id="split")
                 yield Label("configurations")
                 yield SelectionList[str](*self._config_choices(self.choice), id="configs")
+                yield Checkbox("measure again (--fresh)", False, id="fresh")
                 yield Button("Run", id="run", variant="primary")
             with Vertical(id="results"):
                 yield Static(Text("Pick a dataset and press Run.", style="italic"), id="status")
@@ -220,7 +222,8 @@ class EvaluationScreen(Screen):
     @staticmethod
     def _config_choices(choice: str) -> list[Selection[str]]:
         engine, dataset = choice.split("/")
-        return [Selection(name, name, True) for name in configs_of(engine, dataset)]
+        ticked = default_configs(engine, dataset)  # smart_http only when an endpoint is configured
+        return [Selection(name, name, name in ticked) for name in configs_of(engine, dataset)]
 
     @on(Select.Changed, "#dataset")
     def _dataset_chosen(self, event: Select.Changed) -> None:
@@ -248,16 +251,17 @@ class EvaluationScreen(Screen):
             self.say("Choose at least one configuration.", "bold red")
             return
         split = self.query_one("#split", Select).value
+        fresh = self.query_one("#fresh", Checkbox).value
         engine, dataset = self.choice.split("/")
         self.busy = True
         self.say(f"Opening {engine} · {dataset}…", "italic")
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=None, progress=0)
         bar.add_class("-running")
-        self.run_suite(engine, dataset, names, str(split))
+        self.run_suite(engine, dataset, names, str(split), fresh)
 
     @work(thread=True, exclusive=True, group="evaluation", exit_on_error=False)
-    def run_suite(self, engine: str, dataset: str, names: list[str], split: str) -> None:
+    def run_suite(self, engine: str, dataset: str, names: list[str], split: str, fresh: bool = False) -> None:
         worker = get_current_worker()
         last = [0.0]
 
@@ -283,7 +287,7 @@ class EvaluationScreen(Screen):
             said = _without_unavailable(names)
             if not names:
                 raise RuntimeError("nothing left to run: " + "; ".join(said))
-            tables = suite.run(names, split=split, progress=ticker("running"))
+            tables = suite.run(names, split=split, fresh=fresh, progress=ticker("running"))
             evaluated = Evaluated(suite, tables, first_row_wrong(suite, tables), said)
         except _Stopped:
             return
