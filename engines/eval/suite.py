@@ -58,10 +58,6 @@ class Suite:
     close: Callable[[], None] = field(default=lambda: None)
     setup: object = None  # the dataset's own configurations object (Icecat: smart_milvus's facts, fallbacks)
 
-    @property
-    def configs(self) -> tuple[str, ...]:
-        return tuple(self.factories)
-
     def run(self, names: Sequence[str] | None = None, split: str = "both", fresh: bool = False,
             progress: Callable[[int, int], None] | None = None) -> list[Table]:
         chosen = pick(self.engine, self.dataset, names)
@@ -97,11 +93,16 @@ def default_configs(engine: str, dataset: str) -> list[str]:
     return list(configs_of(engine, dataset))
 
 
-def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
-    """The configurations asked for, in the order given; an unknown one (or dataset) names the known ones."""
+def known_dataset(engine: str, dataset: str) -> None:
+    """Nothing for a known dataset; an unknown one raises DatasetError naming the known ones."""
     if dataset not in KNOWN.get(engine, ()):
         known = ", ".join(KNOWN.get(engine, ())) or "none"
         raise DatasetError(f"--dataset: unknown dataset {dataset!r} for {engine} (known: {known})")
+
+
+def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
+    """The configurations asked for, in the order given; an unknown one (or dataset) names the known ones."""
+    known_dataset(engine, dataset)
     known = configs_of(engine, dataset)
     if not asked:
         return default_configs(engine, dataset)
@@ -113,7 +114,7 @@ def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
 
 def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None) -> Suite:
     """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout."""
-    pick(engine, dataset, None)  # an unknown dataset says which are known
+    known_dataset(engine, dataset)
     try:
         if engine == "notes":
             return _notes(dataset, data / "notes" / dataset, progress)
