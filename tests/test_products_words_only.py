@@ -37,6 +37,10 @@ PRODUCTS = [
     {"id": "7", "title": "Huawei GT 2e Smartwatch AMOLED", "name": "55025278", "supplier": "Huawei"},
     {"id": "8", "title": "APC Smart-UPS Smart Battery Smart Kit", "name": "SUA48", "supplier": "APC",
      "short_description": "smart, smart, smart"},
+    {"id": "9", "title": "Case Logic TBC-312 Black", "name": "TBC-312", "supplier": "Case Logic",
+     "short_description": "a compact camera bag with a shoulder strap"},
+    {"id": "10", "title": "Canon Gadget Bag 2400", "name": "2400", "supplier": "Canon",
+     "short_description": "holds lenses and flashes"},
 ]
 
 
@@ -64,8 +68,19 @@ def test_a_product_lacking_the_said_words_is_kept_after_the_matches_when_no_rule
     assert labels(a)["1"] == "exact"
     # the headset is named otherwise; its description says what it is: shown, as something instead
     assert labels(a)["2"] == "standin"
-    assert "description or meaning" in a.hits[1].extras["why"]
+    assert "description" in a.hits[1].extras["why"]
     assert a.extras["path"] == "judged" and "not_sold" not in a.extras["flags"]
+
+
+def test_a_stand_in_whose_data_holds_every_word_said_comes_before_other_stand_ins(engine):
+    # neither is named "camera bag"; the Case Logic's description says it is one, the Canon's does not
+    fused = [h.id for h in engine.answer("camera bag", sources=SOURCES_NO_VECTORS, tiers="exact,recall").hits]
+    assert fused.index("10") < fused.index("9")  # the fused order alone would show the Canon first
+    a = ask(engine, "camera bag")
+    assert labels(a)["9"] == "standin" and labels(a)["10"] == "standin"
+    assert [h.id for h in a.hits][:2] == ["9", "10"]
+    assert a.hits[0].extras["why"] == "not named by the words said; every one is in its description or data"
+    assert "not_sold" in a.extras["flags"]  # still a stand-in: nothing is named by the words
 
 
 def test_nothing_named_by_the_words_is_still_not_sold(engine):

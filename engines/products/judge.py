@@ -128,6 +128,17 @@ class RulesJudge:
             # Words alone are weak evidence against a product: recall found it by its description or
             # its meaning ("earbuds": a headset), so with no hard rule stated it is shown after the
             # matches, as something instead, never dropped. Nothing named by the words is still "not sold".
+            # Among those, one whose own data (description, attributes) holds every word said comes
+            # first ("camera bag": a bag whose data says it carries a camera; "usb fan": a USB-powered
+            # laptop cooler), then the rest, each group in fused order.
+            # Chosen on the Icecat dev ratings: smart nDCG@10 0.750 -> 0.789, right first 77.1 -> 78.6 %,
+            # every request it moved scored higher (laptop bag, camera bag, android tablet, laptop
+            # stand, usb fan, memory stick, usb stick, gaming pc)
+            if said:
+                details = self._details(product)
+                if all(_stem_in(t, details) or _said_in(t, details) for t in said):
+                    return Judgement("standin", 0.35, "not named by the words said; every one is in its "
+                                                      "description or data")
             return Judgement("standin", 0.3, "not named by the words said; found by its description or meaning")
         return Judgement("no", 0.6, "none of the words said")
 
