@@ -9,42 +9,28 @@ the standard library); the embedding index then embeds only symbols whose text i
 from __future__ import annotations
 
 import os
-import threading
 
 from engines.code.corpus import load_file, source_of
-from engines.code.engine import CodeEngine
 from engines.code.gcpause import paused_gc
+from engines.watching import FolderWatcher
 
-DEBOUNCE_MS = 50  # watchfiles' default 1,600 ms would make an edit wait too long to show
 
+class CodeWatcher(FolderWatcher):
+    thread_name = "olai-code-watch"
 
-class CodeWatcher:
-    def __init__(self, engine: CodeEngine) -> None:
-        self.engine = engine
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.changes_seen = 0
+    def roots(self) -> list[str]:
+        return [str(s.root) for s in self.engine.sources]
 
-    def start(self) -> None:
-        if self._thread is None and self.engine.sources:
-            self._thread = threading.Thread(target=self._run, name="olai-code-watch", daemon=True)
-            self._thread.start()
+    def is_watched_file(self, path: str) -> bool:
+        return path.endswith(".py")
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _run(self) -> None:
-        from watchfiles import watch
-
-        roots = [str(s.root) for s in self.engine.sources]
-        try:
-            for changes in watch(*roots, stop_event=self._stop, debounce=DEBOUNCE_MS, step=20,
-                                 raise_interrupt=False):
-                self.apply({path for _, path in changes})
-        except Exception:  # noqa: BLE001 - a watcher failing (folder gone) leaves search as it was
-            return
+    def files_under(self, folder: str) -> list[str]:
+        """The .py files under a folder (hidden folders skipped); ``source_of`` applies the ignore rules."""
+        out = []
+        for where, dirs, files in os.walk(folder):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            out.extend(os.path.join(where, f) for f in files if f.endswith(".py"))
+        return out
 
     def apply(self, paths: set[str]) -> None:
         """Parse each changed path again; a deleted file (or one that no longer parses) drops its symbols."""
@@ -60,25 +46,3 @@ class CodeWatcher:
         if changes:
             self.engine.replace_files(changes)  # one rebuild for the whole batch
             self.changes_seen += len(changes)
-
-    def _with_folders(self, paths: set[str]) -> set[str]:
-        """The changed paths, a folder standing for the .py files under it.
-
-        A folder created and filled at once (a git checkout, a package written by a generator) is
-        watched only from the moment its creation is seen: files written before that send no event
-        (24 of 1,000 in a burst were never reported). So a new folder is read whole, and a folder
-        gone takes every file under it; ``source_of`` still applies the ignore rules to each."""
-        out: set[str] = set()
-        known: list[str] | None = None
-        for path in paths:
-            if os.path.isdir(path):
-                for folder, dirs, files in os.walk(path):
-                    dirs[:] = [d for d in dirs if not d.startswith(".")]
-                    out.update(os.path.join(folder, f) for f in files if f.endswith(".py"))
-            elif not os.path.exists(path) and not path.endswith(".py"):
-                known = self.engine.file_paths() if known is None else known
-                inside = os.path.abspath(path).rstrip(os.sep) + os.sep
-                out.update(p for p in known if p.startswith(inside))
-            else:
-                out.add(path)
-        return out

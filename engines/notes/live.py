@@ -7,42 +7,26 @@ text it has not seen (content hash), so one edit re-embeds one note.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 from engines.notes.corpus import _find_note_files, is_note_file, load_file
-from engines.notes.engine import NotesEngine
-
-DEBOUNCE_MS = 50  # watchfiles' default 1,600 ms would make an edit wait too long to show
+from engines.watching import FolderWatcher
 
 
-class NotesWatcher:
-    def __init__(self, engine: NotesEngine) -> None:
-        self.engine = engine
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.changes_seen = 0
+class NotesWatcher(FolderWatcher):
+    thread_name = "olai-notes-watch"
 
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="olai-notes-watch", daemon=True)
-            self._thread.start()
+    def roots(self) -> list[str]:
+        return [str(self.engine.root)]
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+    def recursive(self) -> bool:
+        return self.engine.root.is_dir()  # an outline file is watched alone
 
-    def _run(self) -> None:
-        from watchfiles import watch
+    def is_watched_file(self, path: str) -> bool:
+        return is_note_file(path)
 
-        root = self.engine.root
-        try:
-            for changes in watch(root, stop_event=self._stop, debounce=DEBOUNCE_MS, step=20,
-                                 recursive=root.is_dir(), raise_interrupt=False):
-                self.apply({path for _, path in changes})
-        except Exception:  # noqa: BLE001 - a watcher failing (folder gone) leaves search as it was
-            return
+    def files_under(self, folder: str) -> list[str]:
+        return _find_note_files(folder)[0]
 
     def apply(self, paths: set[str]) -> None:
         """Re-read each changed path; a deleted or no-longer-note file drops its notes."""
@@ -57,26 +41,6 @@ class NotesWatcher:
         if changed:
             self.engine.replace_files(changed)  # one rebuild for the whole batch
             self.changes_seen += len(changed)
-
-    def _with_folders(self, paths: set[str]) -> set[str]:
-        """The changed paths, a folder standing for the note files under it.
-
-        A folder created and filled at once (an unzip, a git checkout, 1,000 notes written in a burst)
-        is watched only from the moment its creation is seen: files written before that send no event
-        (in the flood test 35 of 1,000 were never reported). So a new folder is read whole, and a
-        folder gone takes every note under it."""
-        out: set[str] = set()
-        known: list[str] | None = None
-        for path in paths:
-            if os.path.isdir(path):
-                out.update(_find_note_files(path)[0])
-            elif not os.path.exists(path) and not is_note_file(path):
-                known = self.engine.file_paths() if known is None else known
-                inside = path.rstrip(os.sep) + os.sep
-                out.update(p for p in known if p.startswith(inside))
-            else:
-                out.add(path)
-        return out
 
 
 def _hidden(path: Path, base: Path) -> bool:
