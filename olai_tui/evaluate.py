@@ -14,8 +14,16 @@ from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 
-def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool) -> int:
+def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool,
+             queries: str | None = None, repos: str | None = None) -> int:
     from engines.eval.suite import DatasetError, open_suite, pick
+
+    if engine == "code" and dataset == "semble":  # per repository, scored by its own rules (evaluate_semble.py)
+        from olai_tui.evaluate_semble import evaluate_semble
+
+        return evaluate_semble(shared_data() / "code" / "semble", configs, split, queries, repos, as_json)
+    if queries is not None or repos is not None:
+        raise UsageError("--queries/--repos: only eval code --dataset semble takes them")
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:  # the arguments first, then the files

@@ -67,6 +67,10 @@ class LexicalIndex:
     def search(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(self.query_words(query), k)
 
+    def plain(self, query: str, k: int) -> list[tuple[int, float]]:
+        """Fielded BM25 alone, without the code-aware ranking (the evaluation's ablation)."""
+        return self.index.top(self.query_words(query), k)
+
     def matches(self, query: str) -> int:
         """How many symbols hold at least one query word (the answer's uncapped total)."""
         return int((self.index.scores(self.query_words(query)) > 0).sum())

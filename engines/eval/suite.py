@@ -93,10 +93,15 @@ def default_configs(engine: str, dataset: str) -> list[str]:
     return list(configs_of(engine, dataset))
 
 
+# Datasets `olai-tui eval` runs through their own per-repository runner, not this Suite (and so not
+# listed in the workbench's evaluation view): semble's benchmark (engines/eval/semble.py).
+PER_REPOSITORY: dict[str, tuple[str, ...]] = {"code": ("semble",)}
+
+
 def known_dataset(engine: str, dataset: str) -> None:
     """Nothing for a known dataset; an unknown one raises DatasetError naming the known ones."""
     if dataset not in KNOWN.get(engine, ()):
-        known = ", ".join(KNOWN.get(engine, ())) or "none"
+        known = ", ".join(KNOWN.get(engine, ()) + PER_REPOSITORY.get(engine, ())) or "none"
         raise DatasetError(f"--dataset: unknown dataset {dataset!r} for {engine} (known: {known})")
 
 
