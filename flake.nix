@@ -63,6 +63,29 @@
             rapidfuzz
             httpx
             watchfiles
+            # tree-sitter and its grammar bindings: nixpkgs' python3Packages carry tree-sitter and
+            # bindings named as on PyPI for several grammars; one that a nixpkgs revision lacks must be
+            # built from its PyPI wheel like gguf below (not checked here: no nix on the build machine).
+            tree-sitter
+            tree-sitter-python
+            tree-sitter-javascript
+            tree-sitter-typescript
+            tree-sitter-go
+            tree-sitter-rust
+            tree-sitter-java
+            tree-sitter-kotlin
+            tree-sitter-scala
+            tree-sitter-c
+            tree-sitter-cpp
+            tree-sitter-c-sharp
+            tree-sitter-php
+            tree-sitter-ruby
+            tree-sitter-swift
+            tree-sitter-lua
+            tree-sitter-elixir
+            tree-sitter-haskell
+            tree-sitter-zig
+            tree-sitter-bash
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).

@@ -154,7 +154,7 @@ def test_a_missing_or_wrong_corpus_is_one_line(tmp_path):
     with pytest.raises(CorpusError, match="no such file"):
         tree_source(tmp_path / "nope")
     (tmp_path / "notes.txt").write_text("x")
-    with pytest.raises(CorpusError, match="not a folder or a .py file"):
+    with pytest.raises(CorpusError, match="not a folder or a code file"):
         tree_source(tmp_path / "notes.txt")
 
 

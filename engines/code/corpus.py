@@ -1,7 +1,9 @@
-"""The code corpus: the Python files of a source tree, or of installed modules, read into symbols.
+"""The code corpus: the code files of a source tree, or of installed modules, read into symbols.
 
-A tree is walked without what its .gitignore files ignore, and without .git (every hidden folder),
-virtualenvs, ``__pycache__`` and ``node_modules``. Installed modules are located with
+A tree is walked as walk.py says (.gitignore honoured, hidden, vendored, build and dependency
+folders left out, directory symlinks not followed). Python is read with ``ast`` (symbols.py; a file
+``ast`` refuses, Python 2 say, is read with tree-sitter so its symbols are still found), every
+other language of languages.py with tree-sitter (treesitter.py). Installed modules are located with
 ``importlib.util.find_spec`` on the top-level name only (a dotted name's parent package would be
 imported by find_spec; the rest of the path is found on disk), then parsed like any tree: never
 imported, never run. Bad files never stop a load: each is named once as a Problem and everything
@@ -19,9 +21,9 @@ from pathlib import Path
 
 from engines.code.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
+from engines.code.languages import BY_NAME, GrammarMissing, language_of
 from engines.code.symbols import Symbol, parse_symbols
-
-SKIPPED_FOLDERS = {"__pycache__", "node_modules", "site-packages"}
+from engines.code.walk import SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -64,8 +66,8 @@ def tree_source(root: str | os.PathLike) -> CodeSource:
         st = path.stat()
         if stat.S_ISDIR(st.st_mode):
             os.scandir(path).close()
-        elif not path.name.endswith(".py"):
-            raise CorpusError(f"{shown}: not a folder or a .py file")
+        elif language_of(path.name) is None:
+            raise CorpusError(f"{shown}: not a folder or a code file (no language read here has its extension)")
     except OSError as exc:
         raise CorpusError(f"{shown}: {_cause(exc)}") from None
     return CodeSource(path, path if path.is_dir() else path.parent, shown)
@@ -115,98 +117,79 @@ def _load_sources(sources: list[CodeSource]) -> CodeLoad:
     symbols: list[Symbol] = []
     problems: list[Problem] = []
     files = 0
+    missing: set[str] = set()  # grammars named once, not once per file
     for source in sources:
-        paths, found = find_python_files(source)
+        paths, found = find_code_files(source)
         problems += found
         for path in paths:
             file_symbols, problem = load_file(path, source.base)
             files += 1
             symbols += file_symbols
-            if problem is not None:
+            if problem is not None and problem.path.startswith("*"):
+                if problem.cause not in missing:
+                    missing.add(problem.cause)
+                    problems.append(Problem(problem.path, problem.cause))
+            elif problem is not None:
                 problems.append(problem)
+    if not files and not problems:
+        problems.append(Problem(", ".join(s.label for s in sources) or ".",
+                                "no code files here (none of the extensions read: see languages.py)"))
     return CodeLoad(symbols, problems, files)
 
 
 def load_file(path: str | os.PathLike, base: str | os.PathLike) -> tuple[list[Symbol], Problem | None]:
-    """The symbols of one file, or the problem that keeps it out (the watcher calls this on change)."""
+    """The symbols of one file, and the problem met reading it (the watcher calls this on change).
+
+    A missing grammar comes back as a Problem whose path is ``*.ext`` (the loader names it once)."""
     path, base = os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(base))
     rel = os.path.relpath(path, base).replace(os.sep, "/") if path != base else os.path.basename(path)
-    text = _read_source(path)
-    if isinstance(text, str):
+    lang = language_of(rel) or BY_NAME["python"]
+    text, note = _read_source(path, lang.name == "python")
+    if text is None:
+        return [], Problem(rel, note)
+    made = machine_made(text) if lang.name != "python" else None  # Python's path is as it was (tests pin it)
+    if made is not None:
+        return [], Problem(rel, made)
+    if lang.name == "python":
         try:
             return parse_symbols(text, rel, path, module_name(rel)), None
         except SyntaxError as exc:
             where = f" (line {exc.lineno})" if exc.lineno else ""
-            return [], Problem(rel, f"not Python 3 syntax{where}: {exc.msg}")
+            note = f"not Python 3 syntax{where}: {exc.msg}; read with tree-sitter"
         except (RecursionError, MemoryError):
             return [], Problem(rel, "nested too deeply to parse")
         except ValueError as exc:
             return [], Problem(rel, f"unparsable: {exc}")
-    return [], Problem(rel, text[1])
+    from engines.code.treesitter import parse_code
+
+    try:
+        return parse_code(text, rel, path, module_name(rel), lang), Problem(rel, note) if note else None
+    except GrammarMissing as exc:
+        return [], Problem(f"*{os.path.splitext(rel)[1]}", str(exc)) if lang.name != "python" else \
+            Problem(rel, note or str(exc))
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return [], Problem(rel, f"unparsable: {type(exc).__name__}")
 
 
 def module_name(rel: str) -> str:
-    parts = rel[:-3].split("/") if rel.endswith(".py") else rel.split("/")
+    """Dotted, from the relative path: "svc/limits.py" -> "svc.limits", "cmd/root.go" -> "cmd.root"."""
+    stem, dot = rel, rel.rfind(".")
+    if dot > rel.rfind("/") + 1:
+        stem = rel[:dot]
+    parts = stem.split("/")
     if parts and parts[-1] == "__init__" and len(parts) > 1:
         parts = parts[:-1]
     return ".".join(parts)
 
 
 def find_python_files(source: CodeSource) -> tuple[list[str], list[Problem]]:
-    """Every .py file under the source, sorted; symlinked folders followed once (no cycles)."""
-    root = source.root
-    if root.is_file():
-        return [str(root)], []
-    found: dict[tuple[int, int], str] = {}
-    problems: list[Problem] = []
-    seen: set[str] = set()
-    rules: list[Rule] = []
-
-    def rel(path: str) -> str:
-        return os.path.relpath(path, source.base).replace(os.sep, "/")
-
-    pending = [str(root)]
-    while pending:
-        folder = pending.pop()
-        real = os.path.realpath(folder)
-        if real in seen:
-            problems.append(Problem(rel(folder), "symlink to a folder already walked (a cycle?): not followed"))
-            continue
-        seen.add(real)
-        local = os.path.relpath(folder, root).replace(os.sep, "/")
-        local = "" if local == "." else local
-        rules = rules + read_rules(folder, local)
-        if os.path.exists(os.path.join(folder, "pyvenv.cfg")):
-            continue  # a virtualenv
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name, reverse=True)
-        except OSError as exc:
-            problems.append(Problem(rel(folder) + "/", f"folder {_cause(exc)}"))
-            continue
-        for entry in entries:
-            name = entry.name
-            entry_local = f"{local}/{name}" if local else name
-            try:
-                is_dir = entry.is_dir()  # follows a symlink; a dangling one is neither
-                if is_dir:
-                    if name.startswith(".") or name in SKIPPED_FOLDERS or ignored(rules, entry_local, True):
-                        continue
-                    pending.append(entry.path)
-                elif name.endswith(".py") and not name.startswith("."):
-                    if ignored(rules, entry_local, False):
-                        continue
-                    if entry.is_symlink() and not os.path.exists(entry.path):
-                        problems.append(Problem(rel(entry.path), "broken symlink (no target)"))
-                        continue
-                    st = entry.stat()
-                    found.setdefault((st.st_dev, st.st_ino), entry.path)
-            except OSError as exc:
-                problems.append(Problem(rel(entry.path), _cause(exc)))
-    return sorted(found.values(), key=rel), problems
+    """Every code file under the source (the name is older than the other languages)."""
+    return find_code_files(source)
 
 
-def _read_source(path: str) -> str | tuple[None, str]:
+def _read_source(path: str, python: bool = True) -> tuple[str | None, str | None]:
+    """(the file's text, a note), or (None, why not). Outside Python a file that is not UTF-8 is
+    read with replacement characters, so its symbols are still found, and the note says so."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
@@ -223,6 +206,12 @@ def _read_source(path: str) -> str | tuple[None, str]:
     nul = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
     if nul >= 0:
         return None, f"binary (NUL byte at offset {nul}): skipped"
+    if not python:
+        try:
+            return data.decode("utf-8").lstrip("\ufeff"), None
+        except UnicodeDecodeError as exc:
+            return data.decode("utf-8", "replace").lstrip("\ufeff"), (
+                f"not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start}): read with replacement characters")
     try:
         # PEP 263: a coding cookie (latin-1, cp1252 ...) is honoured; UTF-8 otherwise, BOM stripped
         encoding, _ = pytokenize.detect_encoding(io.BytesIO(data).readline)
@@ -234,7 +223,7 @@ def _read_source(path: str) -> str | tuple[None, str]:
         return None, f"not {encoding.upper() if encoding == 'utf-8' else encoding} (invalid byte 0x{data[exc.start]:02x} at offset {exc.start}): skipped"
     except LookupError:
         return None, f"unknown source encoding {encoding!r}: skipped"
-    return text.lstrip("\ufeff")
+    return text.lstrip("\ufeff"), None
 
 
 def _cause(error: OSError) -> str:
@@ -248,18 +237,18 @@ def _cause(error: OSError) -> str:
 
 
 def source_of(sources: list[CodeSource], path: str) -> CodeSource | None:
-    """The source whose walk would index ``path`` (a .py file under it, not hidden, skipped or ignored)."""
+    """The source whose walk would index ``path`` (a code file under it, not hidden, skipped or ignored)."""
     path = os.path.abspath(path)
     for source in sources:
         root = str(source.root)
-        if source.root.suffix == ".py":
+        if source.root.is_file():
             if path == root:
                 return source
             continue
-        if not path.startswith(root.rstrip(os.sep) + os.sep) or not path.endswith(".py"):
+        if not path.startswith(root.rstrip(os.sep) + os.sep) or language_of(path) is None:
             continue
         parts = os.path.relpath(path, root).split(os.sep)
-        if any(p.startswith(".") or p in SKIPPED_FOLDERS for p in parts):
+        if any(p.startswith(".") or p in SKIPPED_FOLDERS or p in VENDORED_FOLDERS for p in parts):
             continue
         rules: list[Rule] = []
         folder, local = root, ""

@@ -289,7 +289,7 @@ class CodeEngine:
         hits = []
         for m in merged:
             s = symbols[m.position]
-            extras = {"kind": s.kind, "summary": s.summary, "path": s.path, "line": s.line,
+            extras = {"kind": s.kind, "language": s.language, "summary": s.summary, "path": s.path, "line": s.line,
                       "end_line": s.end_line, "ranks": m.ranks,
                       "scores": {t: round(v, 4) for t, v in m.scores.items()}}
             if m.fused is not None:

@@ -12,6 +12,7 @@ import os
 
 from engines.code.corpus import load_file, source_of
 from engines.code.gcpause import paused_gc
+from engines.code.languages import language_of
 from engines.watching import FolderWatcher
 
 
@@ -22,14 +23,14 @@ class CodeWatcher(FolderWatcher):
         return [str(s.root) for s in self.engine.sources]
 
     def is_watched_file(self, path: str) -> bool:
-        return path.endswith(".py")
+        return language_of(path) is not None
 
     def files_under(self, folder: str) -> list[str]:
-        """The .py files under a folder (hidden folders skipped); ``source_of`` applies the ignore rules."""
+        """The code files under a folder (hidden folders skipped); ``source_of`` applies the ignore rules."""
         out = []
         for where, dirs, files in os.walk(folder):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-            out.extend(os.path.join(where, f) for f in files if f.endswith(".py"))
+            out.extend(os.path.join(where, f) for f in files if language_of(f) is not None)
         return out
 
     def apply(self, paths: set[str]) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engines.lexical import split_identifier
 
-KINDS = ("module", "class", "function", "method")
+KINDS = ("module", "class", "function", "method")  # a module chunk: lines outside every other symbol
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Symbol:
     decorators: tuple[str, ...] = ()
     bases: tuple[str, ...] = ()
     content_hash: str = field(default="", compare=False)  # sha256 of embed_text(): the vector's key
+    language: str = "python"  # languages.py's name ("go", "rust", ...): the row shows it, the preview highlights by it
 
     @property
     def title(self) -> str:
