@@ -19,6 +19,7 @@ notice naming the package (``grammar``). Per language:
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "haddock", "doc_comment"})
@@ -139,6 +140,18 @@ def language_of(path: str) -> Lang | None:
     if dot < 0 or "/" in path[dot:]:
         return None
     return BY_EXTENSION.get(path[dot:].lower())
+
+
+# A .h file is C or C++: C++ when it says so (fmtlib's and abseil's headers are C++; read as C they
+# parse into error nodes and lose their classes).
+_CPP_HEADER = re.compile(r"^\s*(?:namespace\s+\w|template\s*<|class\s+\w+[^;]*$)|\bstd::", re.M)
+
+
+def refine(lang: Lang, rel: str, text: str) -> Lang:
+    """The language a file's text shows when its extension is shared (``.h``: C or C++)."""
+    if lang.name == "c" and rel.endswith(".h") and _CPP_HEADER.search(text):
+        return BY_NAME["cpp"]
+    return lang
 
 
 _GRAMMARS: dict[str, object] = {}
