@@ -124,3 +124,21 @@ def test_the_watcher_picks_up_a_new_go_file(tmp_path):
     finally:
         watcher.stop()
         engine.close()
+
+
+def test_the_command_line_shows_each_rows_language(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    write(tmp_path / "flags.go", "package cobra\n\n// ParseFlags parses the flags.\nfunc ParseFlags(args []string) error {\n\treturn nil\n}\n")
+    write(tmp_path / "flags.rs", "/// Parses flags.\npub fn parse_flags() {}\n")
+    run = [sys.executable, "-m", "olai_tui.cli", "search", "code", "where are flags parsed", "--corpus", str(tmp_path)]
+    repo = Path(__file__).resolve().parents[1]
+    text = subprocess.run(run, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
+    rows = [line.split() for line in text.stdout.splitlines() if ".go:" in line or ".rs:" in line]
+    assert {("flags.go:3", "go"), ("flags.rs:1", "rust")} <= {(r[-4], r[-3]) for r in rows}, text.stdout
+    answer = json.loads(subprocess.run(run + ["--json"], cwd=repo, capture_output=True, text=True, timeout=120).stdout)
+    assert {h["language"] for h in answer["hits"]} >= {"go", "rust"}  # the envelope: a code row's `language`
