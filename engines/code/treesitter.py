@@ -107,7 +107,8 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         if not doc:
             doc = _inner_doc(node, lang, data)
         symbol_kind = "class" if kind == "class" else ("method" if in_type else "function")
-        signature = leading_sig or (_signature(node, data) if kind == "function" else "")
+        signature = leading_sig or (_signature(node, data, lang) if kind == "function" and lang.name != "haskell"
+                                    else "")
         key = qualname if qualname not in seen else f"{qualname}@{start}"
         seen.add(qualname)
         spans.append((start, end, len(out)))
@@ -293,7 +294,12 @@ def _inner_doc(node, lang: Lang, data: bytes) -> str:
     return ""
 
 
-def _signature(node, data: bytes) -> str:
+_SIG_COMMENTS = {"lua": re.compile(r"--[^\n]*"), "python": re.compile(r"#[^\n]*"), "ruby": re.compile(r"#[^\n]*"),
+                 "bash": re.compile(r"#[^\n]*"), "elixir": re.compile(r"#[^\n]*")}
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _signature(node, data: bytes, lang: Lang) -> str:
     """What follows the name up to the body: ``(args) -> Ret``, Python's convention."""
     value = node.child_by_field_name("value") or node.child_by_field_name("right")
     if value is None and node.type == "expression_statement" and node.named_child_count:
@@ -308,9 +314,8 @@ def _signature(node, data: bytes) -> str:
         body = next((c for c in node.named_children if c.type in _BODY_TYPES), None)
     begin = name.end_byte if name is not None else node.start_byte
     finish = body.start_byte if body is not None and body.start_byte >= begin else node.end_byte
-    text = " ".join(data[begin:finish].decode("utf-8", "replace").split())
-    if name is None:
-        text = text.split("\n", 1)[0]
+    raw = _SIG_COMMENTS.get(lang.name, _C_COMMENTS).sub(" ", data[begin:finish].decode("utf-8", "replace"))
+    text = " ".join(raw.split())
     text = re.sub(r"(?:\s*;)?\s*\bend$", "", text)  # Ruby, Lua: `def f; end`
     return text.rstrip("{=:; ").strip()[:SIGNATURE_CHARS]
 
