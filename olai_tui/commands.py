@@ -58,10 +58,13 @@ def index(engine_name: str, corpus: Path) -> int:
 def print_answer(answer: Answer, stream=None) -> None:
     out = stream or sys.stdout
     bold = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    # Code rows say their language (a repository mixes them: C headers in a Go module, Lua in Vim plugins).
+    languages = any(isinstance(hit.extras.get("language"), str) for hit in answer.hits)
     for hit in answer.hits:
         marker = hit.marker or " "
         title = " ".join(hit.title.split())[:60]
-        print(f"{marker} {title:<60}  {hit.where:<40}  {hit.tier:<9} {hit.score:.3f}", file=out)
+        language = f"{hit.extras.get('language') or '':<10}  " if languages else ""
+        print(f"{marker} {title:<60}  {hit.where:<40}  {language}{hit.tier:<9} {hit.score:.3f}", file=out)
     if not answer.hits:
         print("(no matches)", file=out)
     chips = []

@@ -241,3 +241,20 @@ def test_a_file_that_does_not_fully_parse_still_yields_its_symbols():
     text = "package x\n\nfunc Good() int { return 1 }\n\nfunc Broken( {\n\nfunc Later() {}\n"
     names = {s.qualname for s in parse_code(text, "b.go", "/x/b.go", "b", language_of("b.go"))}
     assert "Good" in names
+
+
+def test_a_long_symbol_is_cut_into_parts_found_at_their_own_lines():
+    fields = "".join(f"  int field{i} = {i};\n" for i in range(250))
+    text = "/** Many fields. */\nclass Big {\n" + fields + "  void run() { }\n}\n"
+    symbols = parse_code(text, "Big.java", "/x/Big.java", "Big", language_of("Big.java"))
+    parts = [s for s in symbols if s.qualname == "Big" and s.kind == "class"]
+    assert [(p.line, p.end_line) for p in parts] == [(1, 100), (101, 200), (201, 254)]
+    assert parts[0].docstring == "Many fields." and parts[0].id == "Big.java::Big"
+    assert "field150 " in parts[1].source and parts[2].id == "Big.java::Big@201"
+    assert any(s.qualname == "Big.run" and s.line == 253 for s in symbols)
+
+
+def test_a_macro_before_a_namespace_does_not_swallow_the_namespace():
+    text = "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace internal {\n\nint f() { return 1; }\n}\nABSL_NAMESPACE_END\n}\n"
+    symbols = parse_code(text, "x.cc", "/x/x.cc", "x", language_of("x.cc"))
+    assert [(s.qualname, s.line) for s in symbols if s.kind != "module"] == [("absl.internal.f", 5)]

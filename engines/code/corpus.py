@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engines.code.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
-from engines.code.languages import BY_NAME, GrammarMissing, language_of
+from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.symbols import Symbol, parse_symbols
 from engines.code.walk import SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
@@ -133,7 +133,7 @@ def _load_sources(sources: list[CodeSource]) -> CodeLoad:
                 problems.append(problem)
     if not files and not problems:
         problems.append(Problem(", ".join(s.label for s in sources) or ".",
-                                "no code files here (none of the extensions read: see languages.py)"))
+                                "no code files here (none in any of the 19 languages read: engines/code/languages.py)"))
     return CodeLoad(symbols, problems, files)
 
 
@@ -162,6 +162,7 @@ def load_file(path: str | os.PathLike, base: str | os.PathLike) -> tuple[list[Sy
             return [], Problem(rel, f"unparsable: {exc}")
     from engines.code.treesitter import parse_code
 
+    lang = refine(lang, rel, text)
     try:
         return parse_code(text, rel, path, module_name(rel), lang), Problem(rel, note) if note else None
     except GrammarMissing as exc:

@@ -19,6 +19,7 @@ notice naming the package (``grammar``). Per language:
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment", "haddock", "doc_comment"})
@@ -35,6 +36,10 @@ class Lang:
     lexer: str
     wrappers: frozenset[str] = field(default_factory=frozenset)
     leading: frozenset[str] = field(default_factory=frozenset)
+    # Whether a definition inside a function is part of it (a closure, a local helper). C and C++
+    # have none: a "function" holding others is a macro tree-sitter misread (abseil's
+    # `ABSL_NAMESPACE_BEGIN namespace x {` read as one 4,231-line function), so its insides are kept.
+    closures: bool = True
 
 
 LANGS: tuple[Lang, ...] = (
@@ -79,13 +84,13 @@ LANGS: tuple[Lang, ...] = (
     Lang("c", "tree-sitter-c", "tree_sitter_c", "language", (".c", ".h"),
          """(function_definition) @function (struct_specifier name: (_) body: (_)) @class
          (union_specifier name: (_) body: (_)) @class (enum_specifier name: (_) body: (_)) @class
-         (type_definition) @class (preproc_function_def) @function""", "c"),
+         (type_definition) @class (preproc_function_def) @function""", "c", closures=False),
     Lang("cpp", "tree-sitter-cpp", "tree_sitter_cpp", "language", (".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".ipp"),
          """(function_definition) @function (class_specifier name: (_) body: (_)) @class
          (struct_specifier name: (_) body: (_)) @class (union_specifier name: (_) body: (_)) @class
          (enum_specifier name: (_) body: (_)) @class (namespace_definition name: (_)) @namespace
          (preproc_function_def) @function (alias_declaration) @class""", "cpp",
-         wrappers=frozenset({"template_declaration"})),
+         wrappers=frozenset({"template_declaration"}), closures=False),
     Lang("csharp", "tree-sitter-c-sharp", "tree_sitter_c_sharp", "language", (".cs",),
          """(class_declaration) @class (interface_declaration) @class (struct_declaration) @class
          (enum_declaration) @class (record_declaration) @class (namespace_declaration) @namespace
@@ -127,7 +132,7 @@ LANGS: tuple[Lang, ...] = (
 
 _TS = next(lang for lang in LANGS if lang.name == "typescript")
 LANGS = tuple(Lang(lang.name, lang.package, lang.module, lang.function, lang.extensions, _TS.defs, lang.lexer,
-                   _TS.wrappers, _TS.leading) if lang.name == "tsx" else lang for lang in LANGS)
+                   _TS.wrappers, _TS.leading, _TS.closures) if lang.name == "tsx" else lang for lang in LANGS)
 BY_NAME = {lang.name: lang for lang in LANGS}
 BY_EXTENSION = {ext: lang for lang in LANGS for ext in lang.extensions}
 EXTENSIONS = frozenset(BY_EXTENSION)
@@ -139,6 +144,18 @@ def language_of(path: str) -> Lang | None:
     if dot < 0 or "/" in path[dot:]:
         return None
     return BY_EXTENSION.get(path[dot:].lower())
+
+
+# A .h file is C or C++: C++ when it says so (fmtlib's and abseil's headers are C++; read as C they
+# parse into error nodes and lose their classes).
+_CPP_HEADER = re.compile(r"^\s*(?:namespace\s+\w|template\s*<|class\s+\w+[^;]*$)|\bstd::", re.M)
+
+
+def refine(lang: Lang, rel: str, text: str) -> Lang:
+    """The language a file's text shows when its extension is shared (``.h``: C or C++)."""
+    if lang.name == "c" and rel.endswith(".h") and _CPP_HEADER.search(text):
+        return BY_NAME["cpp"]
+    return lang
 
 
 _GRAMMARS: dict[str, object] = {}

@@ -22,12 +22,16 @@ from engines.code.symbols import Symbol, embed_text, _with_hash
 # Top-level lines outside symbols are cut into chunks of at most this many lines: a chunk this
 # size reads as one screen in the preview, and a long script is still found at the right lines.
 WINDOW = 50
+# A symbol whose own lines (methods left out) pass LONG is cut into parts of PART lines: the first
+# keeps the symbol's id, doc and signature, the others are found at their own lines (a 2,000-line
+# Elixir module of @callback docs, a 2,000-line Zig function). Not tuned: the ranking may move them.
+LONG, PART = 200, 100
 SIGNATURE_CHARS = 240  # a signature longer than this (a C++ template's) is cut: the source keeps all of it
 
 _QUERIES: dict[str, object] = {}
 _PARSERS: dict[str, object] = {}
 _WORD = re.compile(r"\w")
-_DOC_MARKS = re.compile(r"^\s*(?:///?!?|/\*\*?!?|\*/|\*(?!\w)|#+!?|--+\s*[|^]?|@(?:module)?doc\s*(?:~[sS])?|\"\"\"|''')\s?")
+_DOC_MARKS = re.compile(r"^[ \t]*(?:///?!?|/\*\*?!?|\*/|\*(?!\w)|#+!?|--+[ \t]*[|^]?|@(?:module)?doc[ \t]*(?:~[sS])?|\"\"\"|''')[ \t]?|[ \t]*(?:\*/|\"\"\"|''')?[ \t]*$", re.M)
 _BODY_TYPES = frozenset({"block", "compound_statement", "statement_block", "class_body", "declaration_list",
                          "field_declaration_list", "body_statement", "do_block", "function_body", "template_body",
                          "enum_body", "interface_body", "constructor_body", "enum_variant_list", "protocol_body",
@@ -71,11 +75,15 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         start_byte = node.start_byte
         while stack and stack[-1][0] <= start_byte:
             stack.pop()
-        if stack and stack[-1][1] == "function":
+        if stack and stack[-1][1] == "function" and lang.closures:
             continue  # a closure, a local helper: part of the function it is in
         name = _name(node, lang, data)
         if not name:
             continue
+        if not lang.closures and kind == "function":
+            words = [_text(c, data) for c in node.children if c.type in ("ERROR", "identifier")]
+            if "namespace" in words:  # `MACRO namespace x {`: a namespace tree-sitter read as a function
+                kind, name = "namespace", next((w for w in words if w != "namespace"), name)
         if kind == "prefix":  # `namespace X;` holds every later symbol of its block
             parent = node.parent
             stack.append((parent.end_byte if parent is not None else len(data), "namespace", name))
@@ -99,7 +107,8 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         if not doc:
             doc = _inner_doc(node, lang, data)
         symbol_kind = "class" if kind == "class" else ("method" if in_type else "function")
-        signature = leading_sig or (_signature(node, data) if kind == "function" else "")
+        signature = leading_sig or (_signature(node, data, lang) if kind == "function" and lang.name != "haskell"
+                                    else "")
         key = qualname if qualname not in seen else f"{qualname}@{start}"
         seen.add(qualname)
         spans.append((start, end, len(out)))
@@ -126,9 +135,21 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
         open_.append((start, end, i))
     result = []
     for i, symbol in enumerate(out):
-        source = _own_source(lines, symbol.line, symbol.end_line, nested[i])
-        object.__setattr__(symbol, "source", source)
-        result.append(_with_hash(symbol, embed_text(symbol)))
+        runs = _own_runs(symbol.line, min(symbol.end_line, len(lines)), nested[i])
+        if sum(b - a + 1 for a, b in runs) <= LONG:
+            object.__setattr__(symbol, "source", "".join("".join(lines[a - 1:b]) for a, b in runs).rstrip())
+            result.append(_with_hash(symbol, embed_text(symbol)))
+            continue
+        for n, (a, b, text) in enumerate(_parts(lines, runs)):
+            if n == 0:
+                object.__setattr__(symbol, "source", text)
+                object.__setattr__(symbol, "end_line", b)
+                result.append(_with_hash(symbol, embed_text(symbol)))
+            else:
+                part = Symbol(id=f"{symbol.id}@{a}", kind=symbol.kind, module=module, qualname=symbol.qualname,
+                              signature="", docstring="", source=text, where=f"{rel}:{a}", path=path, line=a,
+                              end_line=b, language=lang.name)
+                result.append(_with_hash(part, embed_text(part)))
     result.extend(_module_chunks(lines, covered, rel, path, module, lang))
     result.sort(key=lambda s: (s.line, s.kind != "module"))
     return result
@@ -164,16 +185,36 @@ def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, p
     return chunks
 
 
-def _own_source(lines: list[str], start: int, end: int, nested: list[tuple[int, int]]) -> str:
-    end = min(end, len(lines))
-    kept, line = [], start
+def _own_runs(start: int, end: int, nested: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Lines start..end (1-based, inclusive) less the nested symbols' lines, as (first, last) runs.
+
+    The text is not dedented (Python's path dedents): the preview reads the file itself, BM25 and
+    the embedder ignore indentation, and dedent was 12% of laravel's parse time."""
+    runs, line = [], start
     for first, last in nested:
         if first > line:
-            kept.append("".join(lines[line - 1:min(first - 1, end)]))
+            runs.append((line, min(first - 1, end)))
         line = max(line, last + 1)
     if line <= end:
-        kept.append("".join(lines[line - 1:end]))
-    return textwrap.dedent("".join(kept)).rstrip()
+        runs.append((line, end))
+    return [(a, b) for a, b in runs if a <= b]
+
+
+def _parts(lines: list[str], runs: list[tuple[int, int]]):
+    """(first line, last line, text) of PART-line pieces of the runs (a piece may hold several runs)."""
+    piece: list[tuple[int, int]] = []
+    size = 0
+    for a, b in runs:
+        while a <= b:
+            take = min(b, a + PART - size - 1)
+            piece.append((a, take))
+            size += take - a + 1
+            a = take + 1
+            if size >= PART:
+                yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
+                piece, size = [], 0
+    if piece:
+        yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
 
 
 def _text(node, data: bytes) -> str:
@@ -190,14 +231,17 @@ def _anchor(node, lang: Lang):
 def _leading(anchor, lang: Lang, data: bytes):
     """The first node of the symbol (its doc comment, attributes), the doc text, a Haskell signature."""
     first, docs, signature = anchor, [], ""
-    node = anchor.prev_sibling
-    if node is None and anchor.parent is not None and anchor.parent.type in ("body_statement", "declarations"):
-        # Ruby: a class's first method's comment sits before the body; Haskell: the first declaration's
-        # haddock sits before the declarations, or at the end of the imports
-        node = anchor.parent.prev_sibling
-        if node is not None and node.type not in COMMENTS and node.child_count:
-            node = node.children[-1]
-    while node is not None and first.start_point[0] - node.end_point[0] <= 1:
+    node, climbed = anchor.prev_sibling, False
+    while True:
+        if node is None and not climbed and anchor.parent is not None and \
+                anchor.parent.type in ("body_statement", "declarations"):
+            # Ruby: a class's first method's comment sits before the body; Haskell: the first
+            # declaration's haddock sits before the declarations, or at the end of the imports
+            climbed, node = True, anchor.parent.prev_sibling
+            if node is not None and node.type not in COMMENTS and node.child_count:
+                node = node.children[-1]
+        if node is None or first.start_point[0] - node.end_point[0] > 1:
+            break
         if node.type in COMMENTS:
             docs.append(_text(node, data))
         elif node.type in lang.leading:
@@ -223,16 +267,12 @@ def _clean_doc(parts: list[str]) -> str:
     text = "\n".join(parts)
     if not text:
         return ""
-    out = []
-    for line in text.splitlines():
-        line = _DOC_MARKS.sub("", line, count=1).rstrip()
-        for tail in ("*/", '"""', "'''"):
-            if line.endswith(tail):
-                line = line[: -len(tail)].rstrip()
-        if line.startswith("#!"):
-            continue
-        out.append(line)
-    return textwrap.dedent("\n".join(out)).strip()
+    # One pass over the whole comment, not one per line: laravel's docblocks made the per-line
+    # loop 13% of its parse time.
+    text = _DOC_MARKS.sub("", text)
+    if "\n " in text:
+        text = textwrap.dedent(text)
+    return text.strip()
 
 
 def _inner_doc(node, lang: Lang, data: bytes) -> str:
@@ -254,7 +294,12 @@ def _inner_doc(node, lang: Lang, data: bytes) -> str:
     return ""
 
 
-def _signature(node, data: bytes) -> str:
+_SIG_COMMENTS = {"lua": re.compile(r"--[^\n]*"), "python": re.compile(r"#[^\n]*"), "ruby": re.compile(r"#[^\n]*"),
+                 "bash": re.compile(r"#[^\n]*"), "elixir": re.compile(r"#[^\n]*")}
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _signature(node, data: bytes, lang: Lang) -> str:
     """What follows the name up to the body: ``(args) -> Ret``, Python's convention."""
     value = node.child_by_field_name("value") or node.child_by_field_name("right")
     if value is None and node.type == "expression_statement" and node.named_child_count:
@@ -269,9 +314,8 @@ def _signature(node, data: bytes) -> str:
         body = next((c for c in node.named_children if c.type in _BODY_TYPES), None)
     begin = name.end_byte if name is not None else node.start_byte
     finish = body.start_byte if body is not None and body.start_byte >= begin else node.end_byte
-    text = " ".join(data[begin:finish].decode("utf-8", "replace").split())
-    if name is None:
-        text = text.split("\n", 1)[0]
+    raw = _SIG_COMMENTS.get(lang.name, _C_COMMENTS).sub(" ", data[begin:finish].decode("utf-8", "replace"))
+    text = " ".join(raw.split())
     text = re.sub(r"(?:\s*;)?\s*\bend$", "", text)  # Ruby, Lua: `def f; end`
     return text.rstrip("{=:; ").strip()[:SIGNATURE_CHARS]
 
@@ -320,11 +364,18 @@ def _name(node, lang: Lang, data: bytes) -> str:
     return _plain(_text(name, data))
 
 
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|#[^\n]*", re.S)
+_PART = re.compile(r"operator\s*[^\w\s(]+|[^\W\d][\w$!?]*|[$~][\w$]+")
+
+
 def _plain(text: str) -> str:
-    """A name as a dotted path: ``a::b``, ``M:f``, ``a\\b``, generics and whitespace dropped."""
-    text = re.sub(r"<[^<>]*>", "", text)
-    text = text.replace("::", ".").replace("\\", ".").replace(":", ".").replace("->", ".")
-    return ".".join(part for part in re.split(r"[.\s]+", text) if part).strip(".*&")
+    """A name as a dotted path: ``a::b``, ``M:f``, ``a\\b``, ``X.prototype.f`` -> ``X.f``; generics,
+    comments and punctuation dropped (a macro tree-sitter misread can put a comment in a name)."""
+    text = _COMMENT.sub(" ", re.sub(r"<[^<>]*>", "", text))
+    parts = [p for p in _PART.findall(text) if p != "prototype"]
+    if not parts:  # an operator: Haskell's `(<>)`, Elixir's `a <> b`
+        return " ".join(text.split())[:40]
+    return ".".join(parts[:8])
 
 
 def _declarator_name(node, data: bytes) -> str:

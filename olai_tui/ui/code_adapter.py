@@ -1,5 +1,6 @@
-"""The code engine in a pane: rows ``qualname(signature)`` with path:line and the docstring's first line,
-source with line numbers as the preview, Enter opening $EDITOR at the symbol's line.
+"""The code engine in a pane: rows ``qualname(signature)`` with path:line, language and the doc comment's
+first line, source with line numbers as the preview (highlighted as the file's language), Enter opening
+$EDITOR at the symbol's line.
 
 The embedding tier is opt-in here as on the command line: the pane opens with it off, and the model
 is loaded only once a person switches it on (ctrl+p › turn the embedding tier on).
@@ -17,6 +18,7 @@ from rich.text import Text
 from engines.answer import Batch, Hit, TierReport
 from engines.code.engine import DEFAULT_TIERS, EMBEDDING, LEXICAL, TIERS, CodeEngine
 from engines.code.engine import recall_switched_off as code_recall_off
+from engines.code.languages import BY_NAME
 from engines.lexical import tokenize
 from olai_tui.ui.adapters import Column, Lazy, RowView, Target
 from olai_tui.ui.text import one_line, shown
@@ -96,7 +98,9 @@ class CodeAdapter:
 
     # -- a row ---------------------------------------------------------------------------------
     def row(self, hit: Hit) -> RowView:
-        return RowView(hit.title or hit.id, hit.where, hit.tier, detail=hit.extras.get("summary") or "",
+        """The language leads the dim detail after the title (in the narrow where cell it hid the path)."""
+        detail = " · ".join(x for x in (hit.extras.get("language"), hit.extras.get("summary")) if x)
+        return RowView(hit.title or hit.id, hit.where, hit.tier, detail=detail,
                        tier_style="italic" if hit.marker else "")
 
     def symbol(self, hit: Hit):
@@ -112,7 +116,8 @@ class CodeAdapter:
         out = Text(end="")
         out.append(one_line(hit.title or hit.id), style="bold")
         out.append("\n")
-        out.append(one_line(hit.where), style="dim")
+        language = hit.extras.get("language")
+        out.append(one_line(f"{hit.where} · {language}" if language else hit.where), style="dim")
         summary = hit.extras.get("summary")
         if summary:
             out.append("\n")
@@ -140,7 +145,7 @@ class CodeAdapter:
             lines, first = symbol.source.splitlines(), symbol.line
         left_out = max(0, len(lines) - limit)
         lines = lines[:limit]
-        return numbered(lines, first, self.words(query), left_out)
+        return numbered(lines, first, self.words(query), left_out, hit.extras.get("language") or "python")
 
     def full_text(self, hit: Hit) -> Text:
         return self.source(hit, "", limit=10_000)
@@ -165,12 +170,13 @@ class CodeAdapter:
             self.engine.close()
 
 
-def numbered(lines: list[str], first: int, words: Sequence[str], left_out: int = 0) -> Text:
-    """Python lines, coloured, each after its line number; an identifier holding a query word (stemmed,
-    split as the lexical tier splits it: ``RateLimiter`` holds "limit") is highlighted."""
+def numbered(lines: list[str], first: int, words: Sequence[str], left_out: int = 0, language: str = "python") -> Text:
+    """Lines coloured as ``language`` (languages.py's name), each after its line number; an identifier
+    holding a query word (stemmed, split as the lexical tier splits it: ``RateLimiter`` holds "limit")
+    is highlighted."""
     wanted = {w for w in words if len(w) > 2}  # "do", "we": in every docstring, found nothing
     code = shown("\n".join(lines))
-    body = Syntax("", "python", theme=SYNTAX_THEME).highlight(code)
+    body = Syntax("", _lexer(language), theme=SYNTAX_THEME).highlight(code)
     body.expand_tabs(4)
     width = len(str(first + max(len(lines) - 1, 0)))
     out = Text(end="")
@@ -188,3 +194,15 @@ def numbered(lines: list[str], first: int, words: Sequence[str], left_out: int =
     if left_out:
         out.append(f"\n… {left_out:,} more lines (enter opens the file)", style="dim italic")
     return out
+
+
+def _lexer(language: str):
+    """The Pygments lexer of a language: PHP's starts in code (a symbol's lines have no ``<?php``)."""
+    lang = BY_NAME.get(language)
+    if lang is None:
+        return "text"
+    if lang.lexer == "php":
+        from pygments.lexers import PhpLexer
+
+        return PhpLexer(startinline=True)
+    return lang.lexer
