@@ -30,7 +30,7 @@ from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
-from engines.code.merge import ALIASES, EMBEDDING, MERGES, Merged, fill, fuse
+from engines.code.merge import ALIASES, EMBEDDING, MERGES, Merged, blend, fill, fuse
 from engines.code.symbols import Symbol, embed_text
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
@@ -243,7 +243,9 @@ class CodeEngine:
         if isinstance(meaning, TierReport):
             yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
             return
-        merged = fuse(ranked, meaning.ranked, limit)
+        # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
+        merged = blend(ranked, meaning.ranked, limit) if lexical.shape.has_paths and ranked \
+            else fuse(ranked, meaning.ranked, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", _ms(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)

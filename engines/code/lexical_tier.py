@@ -100,6 +100,10 @@ class LexicalIndex:
         candidates = self.index.top(self.query_words(query), max(k, RERANK_POOL))
         return rerank(query, candidates, self.shape, k)
 
+    def rerank(self, query: str, candidates: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+        """Any ranking of these symbols (the fused one) re-ordered by the code-aware ranking."""
+        return rerank(query, candidates, self.shape, k)
+
     def plain(self, query: str, k: int) -> list[tuple[int, float]]:
         """Fielded BM25 alone, without the code-aware ranking (the evaluation's ablation)."""
         return self.index.top(self.query_words(query), k)

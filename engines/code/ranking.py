@@ -104,6 +104,7 @@ class CodeShape:
 
     def __init__(self, symbols: Sequence, root: str | None = None) -> None:
         self.size = len(symbols)
+        self.has_paths = any(s.path for s in symbols)  # a source tree, not a set of pathless snippets
         self.file: list[str] = []  # the grouping key: the file, or the symbol itself where it has none
         self.stem: list[str] = []
         self.penalty: list[float] = []
