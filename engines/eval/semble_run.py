@@ -28,6 +28,7 @@ from engines.eval.semble import (CATEGORIES, Chunk, Query, Repo, file_ndcg, mean
 
 CONFIGS = ("bm25_raw", "lexical_plain", "lexical", "embedding", "fused")
 MODEL_CONFIGS = frozenset({"embedding", "fused"})
+DEFAULT_CONFIGS = tuple(c for c in CONFIGS if c not in MODEL_CONFIGS)  # the model's need every chunk embedded first
 DEPTH = 50  # rows asked of each configuration: 10 scored as chunks, the rest let the file view find 10 files
 
 Ranker = Callable[[str], list[Chunk]]
