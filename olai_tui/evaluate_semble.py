@@ -70,9 +70,6 @@ def evaluate_semble(data: Path, configs: str | None, split: str, queries_dir: st
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     names = [c.strip() for c in configs.split(",") if c.strip()] if configs else list(DEFAULT_CONFIGS)
-    if not configs:
-        say("embedding and fused are not run by default: they embed every chunk (about 100 minutes on 2 cores "
-            "for the 42 dev repositories the first time, cached after); add them with --configs")
     unknown = [c for c in names if c not in CONFIGS]
     if unknown:
         raise UsageError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(CONFIGS)})")
@@ -81,6 +78,9 @@ def evaluate_semble(data: Path, configs: str | None, split: str, queries_dir: st
     if not (data / "repos.json").is_file():
         raise UsageError(f"{data / 'repos.json'}: no such file (the semble benchmark is not staged)")
     chosen = choose(data, split, queries_dir, repos, say)
+    if not configs:
+        say("embedding and fused are not run by default: they embed every chunk (about 100 minutes on 2 cores "
+            "for the 42 dev repositories the first time, cached after); add them with --configs")
     peers = load_peers(data)
     out = {"engine": "code", "dataset": "semble", "split": split, "configs": {}, "requests": [],
            "per_repo": {}, "per_language": {}, "per_category": {}}
