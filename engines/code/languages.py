@@ -50,6 +50,7 @@ LANGS: tuple[Lang, ...] = (
          """(class_declaration) @class (function_declaration) @function (generator_function_declaration) @function
          (method_definition) @function
          (variable_declarator value: [(arrow_function) (function_expression)]) @function
+         (pair key: (_) value: [(function_expression) (arrow_function)]) @function
          (expression_statement (assignment_expression left: (member_expression)
              right: [(function_expression) (arrow_function)]) @function)""", "javascript",
          wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"})),
@@ -58,7 +59,8 @@ LANGS: tuple[Lang, ...] = (
          (enum_declaration) @class (type_alias_declaration) @class (internal_module) @namespace (module) @namespace
          (function_declaration) @function (generator_function_declaration) @function (method_definition) @function
          (function_signature) @function (abstract_method_signature) @function (method_signature) @function
-         (variable_declarator value: [(arrow_function) (function_expression)]) @function""", "typescript",
+         (variable_declarator value: [(arrow_function) (function_expression)]) @function
+         (pair key: (_) value: [(function_expression) (arrow_function)]) @function""", "typescript",
          wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement",
                              "ambient_declaration"})),
     Lang("tsx", "tree-sitter-typescript", "tree_sitter_typescript", "language_tsx", (".tsx",),
