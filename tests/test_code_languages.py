@@ -258,3 +258,15 @@ def test_a_macro_before_a_namespace_does_not_swallow_the_namespace():
     text = "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace internal {\n\nint f() { return 1; }\n}\nABSL_NAMESPACE_END\n}\n"
     symbols = parse_code(text, "x.cc", "/x/x.cc", "x", language_of("x.cc"))
     assert [(s.qualname, s.line) for s in symbols if s.kind != "module"] == [("absl.internal.f", 5)]
+
+
+def test_a_jsdoc_block_counts_across_one_blank_line_and_csharp_references_keep_their_names():
+    js = "'use strict';\n\n/**\n * Proxy to the router.\n */\n\napp.route = function route(path) {\n  return 1;\n};\n"
+    symbols = {s.qualname: s for s in parse_code(js, "a.js", "/x/a.js", "a", language_of("a.js"))}
+    assert symbols["app.route"].docstring == "Proxy to the router." and symbols["app.route"].line == 3
+    licence = "/**\n * Copyright 2026.\n */\n\nfunction f() {}\n"
+    symbols = {s.qualname: s for s in parse_code(licence, "b.js", "/x/b.js", "b", language_of("b.js"))}
+    assert symbols["f"].docstring == "" and symbols["f"].line == 5
+    cs = 'class J {\n    /// <summary>Reads the <see cref="XNode"/> back.</summary>\n    public void Read() { }\n}\n'
+    symbols = {s.qualname: s for s in parse_code(cs, "J.cs", "/x/J.cs", "J", language_of("J.cs"))}
+    assert symbols["J.Read"].docstring == "Reads the XNode back."

@@ -240,7 +240,13 @@ def _leading(anchor, lang: Lang, data: bytes):
             climbed, node = True, anchor.parent.prev_sibling
             if node is not None and node.type not in COMMENTS and node.child_count:
                 node = node.children[-1]
-        if node is None or first.start_point[0] - node.end_point[0] > 1:
+        if node is None:
+            break
+        gap = first.start_point[0] - node.end_point[0]
+        # A `/** */` block is meant for what follows even across one blank line (express writes them
+        # so), unless it opens the file (a licence)
+        if gap > 1 and not (gap == 2 and first is anchor and node.type in COMMENTS and node.start_point[0] > 0
+                            and data.startswith(b"/**", node.start_byte)):
             break
         if node.type in COMMENTS:
             docs.append(_text(node, data))
@@ -259,6 +265,7 @@ def _leading(anchor, lang: Lang, data: bytes):
         node = node.prev_sibling
     doc = _clean_doc(list(reversed(docs)))
     if lang.name == "csharp":
+        doc = re.sub(r'<\w+\s+\w+="([^"]*)"\s*/>', r"\1", doc)  # `<see cref="XNode"/>` -> XNode
         doc = re.sub(r"</?\w+[^>]*>", "", doc).strip()  # `<summary>`, `<param name="x">`
     return first, doc, signature[:SIGNATURE_CHARS]
 
