@@ -171,13 +171,21 @@ def grammar(lang: Lang):
     """The tree_sitter.Language of ``lang``, loaded once; GrammarMissing names the wheel to install."""
     found = _GRAMMARS.get(lang.name)
     if found is None:
-        try:
-            from tree_sitter import Language
+        # The PyPI wheel's entry point first; then `language()`, which nixpkgs' generated bindings
+        # (python3Packages.tree-sitter-grammars) expose instead, TSX being a module of its own there.
+        tries = [(lang.module, lang.function), (lang.module, "language")] + (
+            [("tree_sitter_tsx", "language")] if lang.name == "tsx" else [])
+        error: Exception | None = None
+        for module_name, function in tries:
+            try:
+                from tree_sitter import Language
 
-            module = importlib.import_module(lang.module)
-            found = Language(getattr(module, lang.function)())
-        except (ImportError, AttributeError, ValueError, OSError) as exc:
+                found = Language(getattr(importlib.import_module(module_name), function)())
+                break
+            except (ImportError, AttributeError, ValueError, OSError, TypeError) as exc:
+                error = error or exc
+        if found is None:
             raise GrammarMissing(f"{lang.name} files skipped: the grammar package {lang.package} is not "
-                                 f"installed or does not load ({type(exc).__name__})") from None
+                                 f"installed or does not load ({type(error).__name__})")
         _GRAMMARS[lang.name] = found
     return found
