@@ -270,3 +270,15 @@ def test_a_jsdoc_block_counts_across_one_blank_line_and_csharp_references_keep_t
     cs = 'class J {\n    /// <summary>Reads the <see cref="XNode"/> back.</summary>\n    public void Read() { }\n}\n'
     symbols = {s.qualname: s for s in parse_code(cs, "J.cs", "/x/J.cs", "J", language_of("J.cs"))}
     assert symbols["J.Read"].docstring == "Reads the XNode back."
+
+
+def test_a_long_python_class_is_cut_into_parts_as_the_other_languages():
+    from engines.code.symbols import parse_symbols
+
+    fields = "".join(f"    field{i}: int = {i}\n" for i in range(250))
+    text = 'class Config:\n    """Settings."""\n' + fields + "\n    def run(self):\n        pass\n"
+    symbols = parse_symbols(text, "c.py", "/x/c.py", "c")
+    parts = [s for s in symbols if s.qualname == "Config"]
+    assert [(p.line, p.end_line) for p in parts] == [(1, 100), (101, 200), (201, 253)]
+    assert parts[0].docstring == "Settings." and parts[1].source.startswith("field98: int")
+    assert any(s.qualname == "Config.run" and s.line == 254 for s in symbols)

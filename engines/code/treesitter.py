@@ -18,15 +18,13 @@ import textwrap
 
 from engines.code.languages import COMMENTS, Lang, grammar
 from engines.code.names import _text, go_receiver, name_of
-from engines.code.symbols import Symbol, embed_text, _with_hash
+from engines.code.symbols import LONG, Symbol, _with_hash, embed_text, parts
 
 # Top-level lines outside symbols are cut into chunks of at most this many lines: a chunk this
 # size reads as one screen in the preview, and a long script is still found at the right lines.
 WINDOW = 50
-# A symbol whose own lines (methods left out) pass LONG is cut into parts of PART lines: the first
-# keeps the symbol's id, doc and signature, the others are found at their own lines (a 2,000-line
-# Elixir module of @callback docs, a 2,000-line Zig function). Not tuned: the ranking may move them.
-LONG, PART = 200, 100
+# Long symbols are cut into parts as symbols.py cuts Python's (LONG, PART there): a 2,000-line
+# Elixir module of @callback docs is found at the callback's lines.
 SIGNATURE_CHARS = 240  # a signature longer than this (a C++ template's) is cut: the source keeps all of it
 
 _QUERIES: dict[str, object] = {}
@@ -141,7 +139,7 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
             object.__setattr__(symbol, "source", "".join("".join(lines[a - 1:b]) for a, b in runs).rstrip())
             result.append(_with_hash(symbol, embed_text(symbol)))
             continue
-        for n, (a, b, text) in enumerate(_parts(lines, runs)):
+        for n, (a, b, text) in enumerate(parts(lines, runs)):
             if n == 0:
                 object.__setattr__(symbol, "source", text)
                 object.__setattr__(symbol, "end_line", b)
@@ -199,23 +197,6 @@ def _own_runs(start: int, end: int, nested: list[tuple[int, int]]) -> list[tuple
     if line <= end:
         runs.append((line, end))
     return [(a, b) for a, b in runs if a <= b]
-
-
-def _parts(lines: list[str], runs: list[tuple[int, int]]):
-    """(first line, last line, text) of PART-line pieces of the runs (a piece may hold several runs)."""
-    piece: list[tuple[int, int]] = []
-    size = 0
-    for a, b in runs:
-        while a <= b:
-            take = min(b, a + PART - size - 1)
-            piece.append((a, take))
-            size += take - a + 1
-            a = take + 1
-            if size >= PART:
-                yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
-                piece, size = [], 0
-    if piece:
-        yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
 
 
 def _anchor(node, lang: Lang):
