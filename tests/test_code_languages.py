@@ -282,3 +282,12 @@ def test_a_long_python_class_is_cut_into_parts_as_the_other_languages():
     assert [(p.line, p.end_line) for p in parts] == [(1, 100), (101, 200), (201, 253)]
     assert parts[0].docstring == "Settings." and parts[1].source.startswith("field98: int")
     assert any(s.qualname == "Config.run" and s.line == 254 for s in symbols)
+
+
+@pytest.mark.parametrize("name,text", [
+    ("nvm.sh", "#!/bin/sh\nexport NVM_DIR=1\n\nnvm() {\n  :\n}\n"),
+    ("Big.java", "class Big {\n  void run() { }\n}\n"),
+])
+def test_ids_are_unique_when_a_symbol_is_named_as_its_file(name, text):
+    symbols = parse_code(text, name, f"/x/{name}", name.split(".")[0], language_of(name))
+    assert len({s.id for s in symbols}) == len(symbols) and len(symbols) >= 2

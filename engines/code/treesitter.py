@@ -149,13 +149,14 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
                               signature="", docstring="", source=text, where=f"{rel}:{a}", path=path, line=a,
                               end_line=b, language=lang.name)
                 result.append(_with_hash(part, embed_text(part)))
-    result.extend(_module_chunks(lines, covered, rel, path, module, lang))
+    taken = {s.id for s in result}  # nvm.sh's module chunk and its function nvm() would share an id
+    result.extend(_module_chunks(lines, covered, rel, path, module, lang, taken))
     result.sort(key=lambda s: (s.line, s.kind != "module"))
     return result
 
 
 def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, path: str, module: str,
-                   lang: Lang) -> list[Symbol]:
+                   lang: Lang, taken: set[str]) -> list[Symbol]:
     runs, line = [], 1
     for start, end in covered + [(len(lines) + 1, len(lines) + 1)]:
         if start > line:
@@ -172,13 +173,13 @@ def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, p
             text = "".join(lines[lo - 1:hi])
             if not _WORD.search(text):
                 continue  # closing braces, separators
-            key = module if not chunks else f"{module}@{lo}"
+            key = module if not chunks and f"{rel}::{module}" not in taken else f"{module}@{lo}"
             symbol = Symbol(id=f"{rel}::{key}", kind="module", module=module, qualname=module, signature="",
                             docstring="", source=text.rstrip(), where=f"{rel}:{lo}", path=path, line=lo,
                             end_line=hi, language=lang.name)
             chunks.append(_with_hash(symbol, embed_text(symbol)))
     if not chunks:  # the file is still a row of its own: its path words find it
-        symbol = Symbol(id=f"{rel}::{module}", kind="module", module=module, qualname=module, signature="",
+        symbol = Symbol(id=f"{rel}::{module}" if f"{rel}::{module}" not in taken else f"{rel}::{module}@1", kind="module", module=module, qualname=module, signature="",
                         docstring="", source="", where=f"{rel}:1", path=path, line=1, end_line=1, language=lang.name)
         chunks.append(_with_hash(symbol, embed_text(symbol)))
     return chunks
