@@ -291,3 +291,10 @@ def test_a_long_python_class_is_cut_into_parts_as_the_other_languages():
 def test_ids_are_unique_when_a_symbol_is_named_as_its_file(name, text):
     symbols = parse_code(text, name, f"/x/{name}", name.split(".")[0], language_of(name))
     assert len({s.id for s in symbols}) == len(symbols) and len(symbols) >= 2
+
+
+def test_haskell_equations_are_one_symbol_and_a_trailing_comment_is_no_doc():
+    text = ("module M where\n\n-- | Renders.\nrender :: Inline -> Text\nrender (Quoted x) = q x  -- TODO?\n"
+            "render (Emph x) = e x\nrender (Plain x) = x\n")
+    symbols = [s for s in parse_code(text, "M.hs", "/x/M.hs", "M", language_of("M.hs")) if s.kind != "module"]
+    assert [(s.qualname, s.line, s.end_line, s.docstring) for s in symbols] == [("render", 3, 7, "Renders.")]

@@ -70,6 +70,7 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
     stack: list[tuple[int, str, str]] = []
     spans: list[tuple[int, int, int]] = []  # (start, end, index into out) of emitted symbols, 1-based lines
     seen: set[str] = set()
+    ids: set[str] = set()
     for node, kind in found:
         start_byte = node.start_byte
         while stack and stack[-1][0] <= start_byte:
@@ -106,10 +107,19 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         if not doc:
             doc = _inner_doc(node, lang, data)
         symbol_kind = "class" if kind == "class" else ("method" if in_type else "function")
+        if lang.name == "haskell" and kind == "function" and out and out[-1].qualname == qualname \
+                and out[-1].end_line >= start - 2:
+            # One function, several equations (`f (A x) = ...` / `f (B x) = ...`): one symbol
+            object.__setattr__(out[-1], "end_line", max(end, out[-1].end_line))
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]), spans[-1][2])
+            continue
         signature = leading_sig or (_signature(node, data, lang) if kind == "function" and lang.name != "haskell"
                                     else "")
         key = qualname if qualname not in seen else f"{qualname}@{start}"
+        while f"{rel}::{key}" in ids:  # two definitions of one name on one line
+            key += "'"
         seen.add(qualname)
+        ids.add(f"{rel}::{key}")
         spans.append((start, end, len(out)))
         out.append(Symbol(id=f"{rel}::{key}", kind=symbol_kind, module=module, qualname=qualname,
                           signature=signature, docstring=doc, source="", where=f"{rel}:{start}", path=path,
@@ -221,6 +231,9 @@ def _leading(anchor, lang: Lang, data: bytes):
                 node = node.children[-1]
         if node is None:
             break
+        before = node.prev_sibling
+        if node.type in COMMENTS and before is not None and before.end_point[0] == node.start_point[0]:
+            break  # a comment trailing the line before (`x = 1  -- TODO`) is not this symbol's doc
         gap = first.start_point[0] - node.end_point[0]
         # A `/** */` block is meant for what follows even across one blank line (express writes them
         # so), unless it opens the file (a licence)
