@@ -63,29 +63,32 @@
             rapidfuzz
             httpx
             watchfiles
-            # tree-sitter and its grammar bindings: nixpkgs' python3Packages carry tree-sitter and
-            # bindings named as on PyPI for several grammars; one that a nixpkgs revision lacks must be
-            # built from its PyPI wheel like gguf below (not checked here: no nix on the build machine).
+            # tree-sitter and one grammar binding per language (engines/code/languages.py). nixpkgs keeps
+            # the bindings under python3Packages.tree-sitter-grammars (built from pkgs.tree-sitter's
+            # grammars, each exposing language(); languages.py falls back to it and to tree_sitter_tsx).
+            # Not evaluated here (no nix on the build machine): a grammar a nixpkgs revision lacks must
+            # be built from its PyPI wheel as gguf is below.
             tree-sitter
-            tree-sitter-python
-            tree-sitter-javascript
-            tree-sitter-typescript
-            tree-sitter-go
-            tree-sitter-rust
-            tree-sitter-java
-            tree-sitter-kotlin
-            tree-sitter-scala
-            tree-sitter-c
-            tree-sitter-cpp
-            tree-sitter-c-sharp
-            tree-sitter-php
-            tree-sitter-ruby
-            tree-sitter-swift
-            tree-sitter-lua
-            tree-sitter-elixir
-            tree-sitter-haskell
-            tree-sitter-zig
-            tree-sitter-bash
+            tree-sitter-grammars.tree-sitter-python
+            tree-sitter-grammars.tree-sitter-javascript
+            tree-sitter-grammars.tree-sitter-typescript
+            tree-sitter-grammars.tree-sitter-go
+            tree-sitter-grammars.tree-sitter-rust
+            tree-sitter-grammars.tree-sitter-java
+            tree-sitter-grammars.tree-sitter-kotlin
+            tree-sitter-grammars.tree-sitter-scala
+            tree-sitter-grammars.tree-sitter-c
+            tree-sitter-grammars.tree-sitter-cpp
+            tree-sitter-grammars.tree-sitter-c-sharp
+            tree-sitter-grammars.tree-sitter-php
+            tree-sitter-grammars.tree-sitter-ruby
+            tree-sitter-grammars.tree-sitter-swift
+            tree-sitter-grammars.tree-sitter-lua
+            tree-sitter-grammars.tree-sitter-elixir
+            tree-sitter-grammars.tree-sitter-haskell
+            tree-sitter-grammars.tree-sitter-zig
+            tree-sitter-grammars.tree-sitter-bash
+            tree-sitter-grammars.tree-sitter-tsx
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).

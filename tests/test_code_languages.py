@@ -258,3 +258,43 @@ def test_a_macro_before_a_namespace_does_not_swallow_the_namespace():
     text = "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace internal {\n\nint f() { return 1; }\n}\nABSL_NAMESPACE_END\n}\n"
     symbols = parse_code(text, "x.cc", "/x/x.cc", "x", language_of("x.cc"))
     assert [(s.qualname, s.line) for s in symbols if s.kind != "module"] == [("absl.internal.f", 5)]
+
+
+def test_a_jsdoc_block_counts_across_one_blank_line_and_csharp_references_keep_their_names():
+    js = "'use strict';\n\n/**\n * Proxy to the router.\n */\n\napp.route = function route(path) {\n  return 1;\n};\n"
+    symbols = {s.qualname: s for s in parse_code(js, "a.js", "/x/a.js", "a", language_of("a.js"))}
+    assert symbols["app.route"].docstring == "Proxy to the router." and symbols["app.route"].line == 3
+    licence = "/**\n * Copyright 2026.\n */\n\nfunction f() {}\n"
+    symbols = {s.qualname: s for s in parse_code(licence, "b.js", "/x/b.js", "b", language_of("b.js"))}
+    assert symbols["f"].docstring == "" and symbols["f"].line == 5
+    cs = 'class J {\n    /// <summary>Reads the <see cref="XNode"/> back.</summary>\n    public void Read() { }\n}\n'
+    symbols = {s.qualname: s for s in parse_code(cs, "J.cs", "/x/J.cs", "J", language_of("J.cs"))}
+    assert symbols["J.Read"].docstring == "Reads the XNode back."
+
+
+def test_a_long_python_class_is_cut_into_parts_as_the_other_languages():
+    from engines.code.symbols import parse_symbols
+
+    fields = "".join(f"    field{i}: int = {i}\n" for i in range(250))
+    text = 'class Config:\n    """Settings."""\n' + fields + "\n    def run(self):\n        pass\n"
+    symbols = parse_symbols(text, "c.py", "/x/c.py", "c")
+    parts = [s for s in symbols if s.qualname == "Config"]
+    assert [(p.line, p.end_line) for p in parts] == [(1, 100), (101, 200), (201, 253)]
+    assert parts[0].docstring == "Settings." and parts[1].source.startswith("field98: int")
+    assert any(s.qualname == "Config.run" and s.line == 254 for s in symbols)
+
+
+@pytest.mark.parametrize("name,text", [
+    ("nvm.sh", "#!/bin/sh\nexport NVM_DIR=1\n\nnvm() {\n  :\n}\n"),
+    ("Big.java", "class Big {\n  void run() { }\n}\n"),
+])
+def test_ids_are_unique_when_a_symbol_is_named_as_its_file(name, text):
+    symbols = parse_code(text, name, f"/x/{name}", name.split(".")[0], language_of(name))
+    assert len({s.id for s in symbols}) == len(symbols) and len(symbols) >= 2
+
+
+def test_haskell_equations_are_one_symbol_and_a_trailing_comment_is_no_doc():
+    text = ("module M where\n\n-- | Renders.\nrender :: Inline -> Text\nrender (Quoted x) = q x  -- TODO?\n"
+            "render (Emph x) = e x\nrender (Plain x) = x\n")
+    symbols = [s for s in parse_code(text, "M.hs", "/x/M.hs", "M", language_of("M.hs")) if s.kind != "module"]
+    assert [(s.qualname, s.line, s.end_line, s.docstring) for s in symbols] == [("render", 3, 7, "Renders.")]

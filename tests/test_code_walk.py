@@ -142,3 +142,12 @@ def test_the_command_line_shows_each_rows_language(tmp_path):
     assert {("flags.go:3", "go"), ("flags.rs:1", "rust")} <= {(r[-4], r[-3]) for r in rows}, text.stdout
     answer = json.loads(subprocess.run(run + ["--json"], cwd=repo, capture_output=True, text=True, timeout=120).stdout)
     assert {h["language"] for h in answer["hits"]} >= {"go", "rust"}  # the envelope: a code row's `language`
+
+
+def test_build_output_is_left_out_but_a_python_package_named_build_is_read(tmp_path):
+    write(tmp_path / "build" / "gen.js", "function generated() {}\n")
+    write(tmp_path / "dist" / "app.js", "function bundled() {}\n")
+    write(tmp_path / "src" / "build" / "__init__.py", "def make_wheel():\n    pass\n")
+    load = load_sources([tree_source(tmp_path)])
+    names = {s.qualname for s in load.symbols}
+    assert "make_wheel" in names and not names & {"generated", "bundled"}

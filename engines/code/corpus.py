@@ -23,7 +23,7 @@ from engines.code.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.symbols import Symbol, parse_symbols
-from engines.code.walk import SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
+from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -249,7 +249,10 @@ def source_of(sources: list[CodeSource], path: str) -> CodeSource | None:
         if not path.startswith(root.rstrip(os.sep) + os.sep) or language_of(path) is None:
             continue
         parts = os.path.relpath(path, root).split(os.sep)
-        if any(p.startswith(".") or p in SKIPPED_FOLDERS or p in VENDORED_FOLDERS for p in parts):
+        if any(p.startswith(".") for p in parts) or any(
+                p in VENDORED_FOLDERS or (p in SKIPPED_FOLDERS and not (
+                    p in OUTPUT_FOLDERS and os.path.exists(os.path.join(root, *parts[:i + 1], "__init__.py"))))
+                for i, p in enumerate(parts[:-1])):
             continue
         rules: list[Rule] = []
         folder, local = root, ""

@@ -50,6 +50,7 @@ LANGS: tuple[Lang, ...] = (
          """(class_declaration) @class (function_declaration) @function (generator_function_declaration) @function
          (method_definition) @function
          (variable_declarator value: [(arrow_function) (function_expression)]) @function
+         (pair key: (_) value: [(function_expression) (arrow_function)]) @function
          (expression_statement (assignment_expression left: (member_expression)
              right: [(function_expression) (arrow_function)]) @function)""", "javascript",
          wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"})),
@@ -58,7 +59,8 @@ LANGS: tuple[Lang, ...] = (
          (enum_declaration) @class (type_alias_declaration) @class (internal_module) @namespace (module) @namespace
          (function_declaration) @function (generator_function_declaration) @function (method_definition) @function
          (function_signature) @function (abstract_method_signature) @function (method_signature) @function
-         (variable_declarator value: [(arrow_function) (function_expression)]) @function""", "typescript",
+         (variable_declarator value: [(arrow_function) (function_expression)]) @function
+         (pair key: (_) value: [(function_expression) (arrow_function)]) @function""", "typescript",
          wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement",
                              "ambient_declaration"})),
     Lang("tsx", "tree-sitter-typescript", "tree_sitter_typescript", "language_tsx", (".tsx",),
@@ -169,13 +171,21 @@ def grammar(lang: Lang):
     """The tree_sitter.Language of ``lang``, loaded once; GrammarMissing names the wheel to install."""
     found = _GRAMMARS.get(lang.name)
     if found is None:
-        try:
-            from tree_sitter import Language
+        # The PyPI wheel's entry point first; then `language()`, which nixpkgs' generated bindings
+        # (python3Packages.tree-sitter-grammars) expose instead, TSX being a module of its own there.
+        tries = [(lang.module, lang.function), (lang.module, "language")] + (
+            [("tree_sitter_tsx", "language")] if lang.name == "tsx" else [])
+        error: Exception | None = None
+        for module_name, function in tries:
+            try:
+                from tree_sitter import Language
 
-            module = importlib.import_module(lang.module)
-            found = Language(getattr(module, lang.function)())
-        except (ImportError, AttributeError, ValueError, OSError) as exc:
+                found = Language(getattr(importlib.import_module(module_name), function)())
+                break
+            except (ImportError, AttributeError, ValueError, OSError, TypeError) as exc:
+                error = error or exc
+        if found is None:
             raise GrammarMissing(f"{lang.name} files skipped: the grammar package {lang.package} is not "
-                                 f"installed or does not load ({type(exc).__name__})") from None
+                                 f"installed or does not load ({type(error).__name__})")
         _GRAMMARS[lang.name] = found
     return found

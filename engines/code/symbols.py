@@ -16,6 +16,11 @@ from dataclasses import dataclass, field
 from engines.lexical import split_identifier
 
 KINDS = ("module", "class", "function", "method")  # a module chunk: lines outside every other symbol
+# A symbol whose own lines (nested symbols left out) pass LONG is cut into parts of PART lines: the
+# first keeps the symbol's id, doc and signature, the others (``id@line``) are found at their own
+# lines (pydantic's 1,178-line ConfigDict, a 2,000-line Zig function). Not tuned: the ranking may
+# move them. treesitter.py cuts the same way.
+LONG, PART = 200, 100
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,13 @@ def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:
     def add(kind: str, qualname: str, node: ast.AST | None, start: int, end: int, nested: list[ast.AST],
             signature: str = "", decorators: tuple[str, ...] = (), bases: tuple[str, ...] = ()) -> None:
         doc = ast.get_docstring(node, clean=True) if node is not None else None
-        source = _own_source(lines, start, end, nested)
+        runs = _own_runs(start, min(end, len(lines)), nested)
+        pieces = list(parts(lines, runs)) if sum(b - a + 1 for a, b in runs) > LONG else []
+        if pieces:
+            end = pieces[0][1]
+            source = textwrap.dedent(pieces[0][2]).rstrip()
+        else:
+            source = textwrap.dedent("".join("".join(lines[a - 1:b]) for a, b in runs)).rstrip()
         key = qualname if qualname not in seen else f"{qualname}@{start}"  # a redefinition, a property setter
         seen[qualname] = start
         symbol = Symbol(id=f"{rel}::{key}", kind=kind, module=module, qualname=qualname, signature=signature,
@@ -81,6 +92,11 @@ def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:
                         path=path, line=start, end_line=end, decorators=decorators, bases=bases)
         text = embed_text(symbol)
         out.append(_with_hash(symbol, text))
+        for a, b, piece in pieces[1:]:
+            part = Symbol(id=f"{symbol.id}@{a}", kind=kind, module=module, qualname=qualname, signature="",
+                          docstring="", source=textwrap.dedent(piece).rstrip(), where=f"{rel}:{a}", path=path,
+                          line=a, end_line=b)
+            out.append(_with_hash(part, embed_text(part)))
 
     top_nested = _nested_defs(tree)
     add("module", module, tree, 1, max(1, len(lines)), top_nested)
@@ -141,18 +157,35 @@ def _nested_defs(node: ast.AST) -> list[ast.AST]:
     return sorted(found, key=lambda n: n.lineno)
 
 
-def _own_source(lines: list[str], start: int, end: int, nested: list[ast.AST]) -> str:
-    """Lines start..end (1-based, inclusive) less the lines of nested defs (with their decorators)."""
-    end = min(end, len(lines))
-    kept, line = [], start
+def _own_runs(start: int, end: int, nested: list[ast.AST]) -> list[tuple[int, int]]:
+    """Lines start..end (1-based, inclusive) less the lines of nested defs (with their decorators),
+    as (first, last) runs; the source is their text, dedented (a method reads as it would at top level)."""
+    runs, line = [], start
     for n in nested:  # sorted by line; a nested def's lines are one run to leave out
         first = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])
         if first > line:
-            kept.append("".join(lines[line - 1:min(first - 1, end)]))
+            runs.append((line, min(first - 1, end)))
         line = max(line, (n.end_lineno or first) + 1)
     if line <= end:
-        kept.append("".join(lines[line - 1:end]))
-    return textwrap.dedent("".join(kept)).rstrip()  # a method reads as it would at top level
+        runs.append((line, end))
+    return [(a, b) for a, b in runs if a <= b]
+
+
+def parts(lines: list[str], runs: list[tuple[int, int]]):
+    """(first line, last line, text) of PART-line pieces of the runs (a piece may hold several runs)."""
+    piece: list[tuple[int, int]] = []
+    size = 0
+    for a, b in runs:
+        while a <= b:
+            take = min(b, a + PART - size - 1)
+            piece.append((a, take))
+            size += take - a + 1
+            a = take + 1
+            if size >= PART:
+                yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
+                piece, size = [], 0
+    if piece:
+        yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
 
 
 def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:

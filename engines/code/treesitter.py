@@ -17,15 +17,14 @@ import re
 import textwrap
 
 from engines.code.languages import COMMENTS, Lang, grammar
-from engines.code.symbols import Symbol, embed_text, _with_hash
+from engines.code.names import _text, go_receiver, name_of
+from engines.code.symbols import LONG, Symbol, _with_hash, embed_text, parts
 
 # Top-level lines outside symbols are cut into chunks of at most this many lines: a chunk this
 # size reads as one screen in the preview, and a long script is still found at the right lines.
 WINDOW = 50
-# A symbol whose own lines (methods left out) pass LONG is cut into parts of PART lines: the first
-# keeps the symbol's id, doc and signature, the others are found at their own lines (a 2,000-line
-# Elixir module of @callback docs, a 2,000-line Zig function). Not tuned: the ranking may move them.
-LONG, PART = 200, 100
+# Long symbols are cut into parts as symbols.py cuts Python's (LONG, PART there): a 2,000-line
+# Elixir module of @callback docs is found at the callback's lines.
 SIGNATURE_CHARS = 240  # a signature longer than this (a C++ template's) is cut: the source keeps all of it
 
 _QUERIES: dict[str, object] = {}
@@ -71,13 +70,14 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
     stack: list[tuple[int, str, str]] = []
     spans: list[tuple[int, int, int]] = []  # (start, end, index into out) of emitted symbols, 1-based lines
     seen: set[str] = set()
+    ids: set[str] = set()
     for node, kind in found:
         start_byte = node.start_byte
         while stack and stack[-1][0] <= start_byte:
             stack.pop()
         if stack and stack[-1][1] == "function" and lang.closures:
             continue  # a closure, a local helper: part of the function it is in
-        name = _name(node, lang, data)
+        name = name_of(node, lang, data)
         if not name:
             continue
         if not lang.closures and kind == "function":
@@ -91,7 +91,7 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         scope = [n for _, k, n in stack if k != "function"]
         in_type = any(k == "class" for _, k, _ in stack)
         if lang.name == "go" and node.type == "method_declaration":
-            receiver = _go_receiver(node, data)
+            receiver = go_receiver(node, data)
             if receiver:
                 scope, in_type = scope + [receiver], True
         qualname = ".".join(scope + [name])
@@ -107,10 +107,19 @@ def parse_code(text: str, rel: str, path: str, module: str, lang: Lang) -> list[
         if not doc:
             doc = _inner_doc(node, lang, data)
         symbol_kind = "class" if kind == "class" else ("method" if in_type else "function")
+        if lang.name == "haskell" and kind == "function" and out and out[-1].qualname == qualname \
+                and out[-1].end_line >= start - 2:
+            # One function, several equations (`f (A x) = ...` / `f (B x) = ...`): one symbol
+            object.__setattr__(out[-1], "end_line", max(end, out[-1].end_line))
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]), spans[-1][2])
+            continue
         signature = leading_sig or (_signature(node, data, lang) if kind == "function" and lang.name != "haskell"
                                     else "")
         key = qualname if qualname not in seen else f"{qualname}@{start}"
+        while f"{rel}::{key}" in ids:  # two definitions of one name on one line
+            key += "'"
         seen.add(qualname)
+        ids.add(f"{rel}::{key}")
         spans.append((start, end, len(out)))
         out.append(Symbol(id=f"{rel}::{key}", kind=symbol_kind, module=module, qualname=qualname,
                           signature=signature, docstring=doc, source="", where=f"{rel}:{start}", path=path,
@@ -140,7 +149,7 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
             object.__setattr__(symbol, "source", "".join("".join(lines[a - 1:b]) for a, b in runs).rstrip())
             result.append(_with_hash(symbol, embed_text(symbol)))
             continue
-        for n, (a, b, text) in enumerate(_parts(lines, runs)):
+        for n, (a, b, text) in enumerate(parts(lines, runs)):
             if n == 0:
                 object.__setattr__(symbol, "source", text)
                 object.__setattr__(symbol, "end_line", b)
@@ -150,13 +159,14 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
                               signature="", docstring="", source=text, where=f"{rel}:{a}", path=path, line=a,
                               end_line=b, language=lang.name)
                 result.append(_with_hash(part, embed_text(part)))
-    result.extend(_module_chunks(lines, covered, rel, path, module, lang))
+    taken = {s.id for s in result}  # nvm.sh's module chunk and its function nvm() would share an id
+    result.extend(_module_chunks(lines, covered, rel, path, module, lang, taken))
     result.sort(key=lambda s: (s.line, s.kind != "module"))
     return result
 
 
 def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, path: str, module: str,
-                   lang: Lang) -> list[Symbol]:
+                   lang: Lang, taken: set[str]) -> list[Symbol]:
     runs, line = [], 1
     for start, end in covered + [(len(lines) + 1, len(lines) + 1)]:
         if start > line:
@@ -173,13 +183,13 @@ def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, p
             text = "".join(lines[lo - 1:hi])
             if not _WORD.search(text):
                 continue  # closing braces, separators
-            key = module if not chunks else f"{module}@{lo}"
+            key = module if not chunks and f"{rel}::{module}" not in taken else f"{module}@{lo}"
             symbol = Symbol(id=f"{rel}::{key}", kind="module", module=module, qualname=module, signature="",
                             docstring="", source=text.rstrip(), where=f"{rel}:{lo}", path=path, line=lo,
                             end_line=hi, language=lang.name)
             chunks.append(_with_hash(symbol, embed_text(symbol)))
     if not chunks:  # the file is still a row of its own: its path words find it
-        symbol = Symbol(id=f"{rel}::{module}", kind="module", module=module, qualname=module, signature="",
+        symbol = Symbol(id=f"{rel}::{module}" if f"{rel}::{module}" not in taken else f"{rel}::{module}@1", kind="module", module=module, qualname=module, signature="",
                         docstring="", source="", where=f"{rel}:1", path=path, line=1, end_line=1, language=lang.name)
         chunks.append(_with_hash(symbol, embed_text(symbol)))
     return chunks
@@ -198,27 +208,6 @@ def _own_runs(start: int, end: int, nested: list[tuple[int, int]]) -> list[tuple
     if line <= end:
         runs.append((line, end))
     return [(a, b) for a, b in runs if a <= b]
-
-
-def _parts(lines: list[str], runs: list[tuple[int, int]]):
-    """(first line, last line, text) of PART-line pieces of the runs (a piece may hold several runs)."""
-    piece: list[tuple[int, int]] = []
-    size = 0
-    for a, b in runs:
-        while a <= b:
-            take = min(b, a + PART - size - 1)
-            piece.append((a, take))
-            size += take - a + 1
-            a = take + 1
-            if size >= PART:
-                yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
-                piece, size = [], 0
-    if piece:
-        yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
-
-
-def _text(node, data: bytes) -> str:
-    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
 def _anchor(node, lang: Lang):
@@ -240,7 +229,16 @@ def _leading(anchor, lang: Lang, data: bytes):
             climbed, node = True, anchor.parent.prev_sibling
             if node is not None and node.type not in COMMENTS and node.child_count:
                 node = node.children[-1]
-        if node is None or first.start_point[0] - node.end_point[0] > 1:
+        if node is None:
+            break
+        before = node.prev_sibling
+        if node.type in COMMENTS and before is not None and before.end_point[0] == node.start_point[0]:
+            break  # a comment trailing the line before (`x = 1  -- TODO`) is not this symbol's doc
+        gap = first.start_point[0] - node.end_point[0]
+        # A `/** */` block is meant for what follows even across one blank line (express writes them
+        # so), unless it opens the file (a licence)
+        if gap > 1 and not (gap == 2 and first is anchor and node.type in COMMENTS and node.start_point[0] > 0
+                            and data.startswith(b"/**", node.start_byte)):
             break
         if node.type in COMMENTS:
             docs.append(_text(node, data))
@@ -259,6 +257,7 @@ def _leading(anchor, lang: Lang, data: bytes):
         node = node.prev_sibling
     doc = _clean_doc(list(reversed(docs)))
     if lang.name == "csharp":
+        doc = re.sub(r'<\w+\s+\w+="([^"]*)"\s*/>', r"\1", doc)  # `<see cref="XNode"/>` -> XNode
         doc = re.sub(r"</?\w+[^>]*>", "", doc).strip()  # `<summary>`, `<param name="x">`
     return first, doc, signature[:SIGNATURE_CHARS]
 
@@ -318,96 +317,3 @@ def _signature(node, data: bytes, lang: Lang) -> str:
     text = " ".join(raw.split())
     text = re.sub(r"(?:\s*;)?\s*\bend$", "", text)  # Ruby, Lua: `def f; end`
     return text.rstrip("{=:; ").strip()[:SIGNATURE_CHARS]
-
-
-_NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier", "operator_name",
-                         "destructor_name", "namespace_identifier", "simple_identifier", "constant", "name", "word",
-                         "variable", "property_identifier", "scoped_identifier", "template_function",
-                         "nested_namespace_specifier", "qualified_name", "namespace_name", "scope_resolution"})
-
-
-def _name(node, lang: Lang, data: bytes) -> str:
-    t = node.type
-    if lang.name == "elixir":
-        return _elixir_name(node, data)
-    if t in ("function_definition", "declaration", "field_declaration") and lang.name in ("c", "cpp"):
-        return _declarator_name(node, data)
-    if t == "type_definition":
-        declarator = node.child_by_field_name("declarator")
-        return _plain(_text(declarator, data)) if declarator is not None else ""
-    if t == "impl_item":
-        kind = node.child_by_field_name("type")
-        return _plain(_text(kind, data)) if kind is not None else ""
-    if t == "variable_declaration" or t == "companion_object":  # zig `const X = struct {...}`
-        ident = next((c for c in node.named_children if c.type in ("identifier", "type_identifier")), None)
-        return _text(ident, data) if ident is not None else ("Companion" if t == "companion_object" else "")
-    if t == "expression_statement" or t == "assignment_expression":
-        expr = node.named_children[0] if t == "expression_statement" and node.named_child_count else node
-        left = expr.child_by_field_name("left")
-        return _plain(_text(left, data)) if left is not None else ""
-    if t == "assignment_statement":  # lua `M.f = function() end`
-        target = node.named_children[0] if node.named_child_count else None
-        return _plain(_text(target, data)) if target is not None else ""
-    if t == "test_declaration":
-        label = next((c for c in node.named_children if c.type in ("string", "identifier")), None)
-        return "test " + _text(label, data).strip('"') if label is not None else "test"
-    if t == "init_declaration":
-        return "init"
-    if t == "singleton_method":
-        name = node.child_by_field_name("name")
-        return _text(name, data) if name is not None else ""
-    name = node.child_by_field_name("name")
-    if name is None:
-        name = next((c for c in node.named_children if c.type in _NAME_TYPES), None)
-    if name is None:
-        return ""
-    return _plain(_text(name, data))
-
-
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|#[^\n]*", re.S)
-_PART = re.compile(r"operator\s*[^\w\s(]+|[^\W\d][\w$!?]*|[$~][\w$]+")
-
-
-def _plain(text: str) -> str:
-    """A name as a dotted path: ``a::b``, ``M:f``, ``a\\b``, ``X.prototype.f`` -> ``X.f``; generics,
-    comments and punctuation dropped (a macro tree-sitter misread can put a comment in a name)."""
-    text = _COMMENT.sub(" ", re.sub(r"<[^<>]*>", "", text))
-    parts = [p for p in _PART.findall(text) if p != "prototype"]
-    if not parts:  # an operator: Haskell's `(<>)`, Elixir's `a <> b`
-        return " ".join(text.split())[:40]
-    return ".".join(parts[:8])
-
-
-def _declarator_name(node, data: bytes) -> str:
-    declarator = node.child_by_field_name("declarator")
-    for _ in range(8):
-        if declarator is None:
-            return ""
-        if declarator.type in ("identifier", "field_identifier", "qualified_identifier", "operator_name",
-                               "destructor_name", "type_identifier", "template_function"):
-            return _plain(_text(declarator, data))
-        inner = declarator.child_by_field_name("declarator")
-        declarator = inner if inner is not None else next(
-            (c for c in declarator.named_children if c.type in _NAME_TYPES), None)
-    return ""
-
-
-def _go_receiver(node, data: bytes) -> str:
-    receiver = node.child_by_field_name("receiver")
-    if receiver is None:
-        return ""
-    words = re.findall(r"[A-Za-z_]\w*", _text(receiver, data).split("[", 1)[0])
-    return words[-1] if words else ""
-
-
-def _elixir_name(node, data: bytes) -> str:
-    args = next((c for c in node.named_children if c.type == "arguments"), None)
-    if args is None or not args.named_child_count:
-        return ""
-    head = args.named_children[0]
-    if head.type == "binary_operator":  # `def f(x) when is_integer(x)`
-        head = head.child_by_field_name("left") or head
-    if head.type == "call":
-        target = head.child_by_field_name("target")
-        return _text(target, data) if target is not None else ""
-    return _text(head, data).split("(", 1)[0].strip()

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from engines.code.corpus import CodeSource, Problem
 
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv"})
+OUTPUT_FOLDERS = frozenset({"build", "dist"})  # build output, unless a Python package has the name (pypa's `build`)
 VENDORED_FOLDERS = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "bower_components"})
 # Minified: a first line this long is no hand-written code (the longest first line in the 63
 # benchmark repositories' files that are not minified is far shorter; jQuery.min.js's is 30 KB).
@@ -58,7 +59,10 @@ def find_code_files(source: "CodeSource") -> tuple[list[str], list["Problem"]]:
             entry_local = f"{local}/{name}" if local else name
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if name.startswith(".") or name in SKIPPED_FOLDERS or ignored(rules, entry_local, True):
+                    if name.startswith(".") or ignored(rules, entry_local, True):
+                        continue
+                    if name in SKIPPED_FOLDERS and not (
+                            name in OUTPUT_FOLDERS and os.path.exists(os.path.join(entry.path, "__init__.py"))):
                         continue
                     if name in VENDORED_FOLDERS:
                         problems.append(Problem(rel(entry.path) + "/", "vendored code: skipped"))
