@@ -12,6 +12,8 @@ else is indexed. Nothing is ever written into the tree.
 
 from __future__ import annotations
 
+from engines.errors import BadInput
+
 import io
 import os
 import stat
@@ -55,7 +57,7 @@ class CodeLoad:
     files: int
 
 
-class CorpusError(Exception):
+class CorpusError(BadInput):
     """The corpus itself cannot be read (one-line message naming it and why)."""
 
 
