@@ -32,7 +32,9 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, mo
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
-from engines.code.merge import ALIASES, EMBEDDING, MERGES, Merged, blend, fill, fuse
+from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
+                                fuse)
+from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol, embed_text
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
@@ -300,8 +302,11 @@ class CodeEngine(Engine):
             yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
             return
         # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
-        merged = blend(ranked, meaning.ranked, limit) if lexical.shape.has_paths and ranked \
-            else fuse(ranked, meaning.ranked, limit)
+        if lexical.shape.has_paths and ranked:
+            weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else BLEND_WEIGHT
+            merged = blend(ranked, meaning.ranked, limit, weight)
+        else:
+            merged = fuse(ranked, meaning.ranked, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", _ms(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
