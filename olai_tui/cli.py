@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
+    p.add_argument("--queries", help="notes roadmap: a request file scored as the held-out split")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="speed, memory and quality figures of an engine")
@@ -120,7 +121,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "eval":
         from olai_tui.evaluate import evaluate
 
-        return evaluate(args.engine, args.dataset, args.configs, args.split, args.fresh, args.json)
+        return evaluate(args.engine, args.dataset, args.configs, args.split, args.fresh, args.json,
+                        args.queries)
     if args.command == "bench" and args.engine == "code":
         from olai_tui.bench import bench_code
 

@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from olai_tui.bench import shared_data
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 
-def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool) -> int:
+def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool,
+             queries: str | None = None) -> int:
     from engines.eval.suite import DatasetError, open_suite, pick
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:  # the arguments first, then the files
         names = pick(engine, dataset, [c.strip() for c in configs.split(",") if c.strip()] if configs else None)
         suite = open_suite(engine, dataset, shared_data(), shared_data().parent / "heldout",
-                           progress=Progress(f"indexing {dataset}"), say=say)
+                           progress=Progress(f"indexing {dataset}"), say=say,
+                           queries=Path(queries) if queries else None)
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     if "smart_milvus" in names:
@@ -33,7 +36,11 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     if not names:
         raise UsageError("--configs: nothing left to run")
     if split in ("heldout", "both") and not any(r.split == "heldout" for r in suite.requests):
-        say("no held-out requests were found; its table is empty")
+        if dataset == "roadmap":
+            say("the roadmap's held-out set is kept outside this repository: pass it with --queries FILE"
+                " (one {\"query\", \"accept\"} or {\"query\", \"off_topic\"} object a line); its table is empty")
+        else:
+            say("no held-out requests were found; its table is empty")
     progress = Progress(f"eval {engine} {dataset}")
     try:
         tables = suite.run(names, split=split, fresh=fresh, progress=progress)
