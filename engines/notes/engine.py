@@ -33,12 +33,13 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
 from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
 from engines.notes.exact import TIER as EXACT, ExactMatcher
+from engines.notes.floor import unmeasured
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.words import WordsIndex
@@ -50,6 +51,9 @@ FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
 FUSION_K = 60  # Cormack et al.'s constant, as the hybrid baseline uses it
 LEG_DEPTH = 100  # each leg's head that takes part in the fusion (more when the room is larger)
+# Weak guesses: at most this many, the best by meaning, and only when nothing else answered. Three, as
+# the roadmap dev set scores an answer by its first three rows (engines/eval/roadmap_eval.py).
+WEAK_GUESSES = 3
 
 
 
@@ -192,13 +196,14 @@ class NotesEngine:
               reports: dict[str, TierReport]) -> Batch:
         """The fill batch: the words and semantic legs fused, each row labelled with the leg that found it."""
         words = meaning = None
-        floor = 0.0
+        floors = unmeasured(0.0)
         if WORDS in on:
             started = time.perf_counter()
             words = self._words.ranked(query)
             reports[WORDS] = TierReport(WORDS, "answered", _ms(started), 0)
         if SEMANTIC in on:
-            reports[SEMANTIC], meaning, floor = self._semantic_leg(query)
+            reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
+        floor = floors.confident
 
         depth = max(LEG_DEPTH, room)
         legs = {}
@@ -206,6 +211,7 @@ class NotesEngine:
             if ranking is not None:
                 legs[tier] = _head(ranking.notes, ranking.order, answered, depth)
         hits: list[Hit] = []
+        weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
         for doc, _, ranks in rrf(legs, k=FUSION_K):
             if len(hits) >= room:
                 break
@@ -223,7 +229,18 @@ class NotesEngine:
                 note = words.notes[w]
                 hits.append(Hit(id=doc, title=note.title, where=note.where, tier=WORDS,
                                 score=round(float(words.scores[w]), 4)))
+            elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(WEAK_GUESSES, room):
+                weak.append(m)  # a weak guess, shown only if nothing else answers
             # else: too few of the query's words and not close enough in meaning: never shown
+        if not hits and not answered and weak:
+            # nothing in evidence and nothing confident: the best neighbours by meaning, said to be guesses
+            for m in weak:
+                note = meaning.notes[m]
+                hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC,
+                                score=round(float(meaning.best[m]), 4), marker=WEAK_GUESS,
+                                extras={"strength": "weak"}))
+            reports[SEMANTIC].reason = (f"no confident match (this notebook's floor {floor:.3f}): "
+                                        f"{len(weak)} weak guess{'es' if len(weak) > 1 else ''} by meaning")
         for tier in on:
             report = reports[tier]
             if report.status in ("answered", "indexing"):
@@ -235,10 +252,11 @@ class NotesEngine:
             shown.update(words.notes[i].id for i in words.shown().tolist())
         if meaning is not None:
             shown.update(meaning.notes[i].id for i in np.flatnonzero(meaning.best >= floor).tolist())
+        shown.update(h.id for h in hits if h.marker == WEAK_GUESS)
         return Batch(hits=hits, tiers=[reports[t] for t in FILL_TIERS], total=len(answered) + len(shown - answered))
 
     def _semantic_leg(self, query: str):
-        """(the semantic tier's report, every embedded note by cosine or None, the floor)."""
+        """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""
         index = self.semantic
         if self.wait_for_index:
             index.build()  # the command line waits for the index (with its own progress line) ...
@@ -247,21 +265,22 @@ class NotesEngine:
         started = time.perf_counter()  # ... and the tier's time is the answer's, not the build's
         state = index.state()
         if state.state in ("unavailable", "failed"):
-            return TierReport(SEMANTIC, state.state, None, 0, reason=state.reason, enable=state.enable), None, 0.0
+            return TierReport(SEMANTIC, state.state, None, 0, reason=state.reason, enable=state.enable), None, unmeasured(0.0)
         try:
             info = self.embedder.info()
             vectors = self.embedder.embed([query], "query")
             check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
             vector = vectors[0]
         except EmbedderUnavailable as exc:
-            return TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason, enable=exc.enable), None, 0.0
+            return TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason, enable=exc.enable), None, unmeasured(0.0)
         except Exception as exc:  # noqa: BLE001 - meaning failing never takes exact answers down
-            return TierReport(SEMANTIC, "failed", None, 0, reason=f"embedding the query failed: {exc}"), None, 0.0
+            return TierReport(SEMANTIC, "failed", None, 0, reason=f"embedding the query failed: {exc}"), None, unmeasured(0.0)
         ranked = index.ranked(vector)
+        floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
-            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, info.floor
-        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, info.floor
+            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
+        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
 
 
 def _head(notes: list[Note], order: np.ndarray, answered: set[str], depth: int) -> list[str]:
