@@ -63,6 +63,7 @@
             rapidfuzz
             httpx
             watchfiles
+            pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).

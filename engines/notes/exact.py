@@ -62,7 +62,8 @@ class ExactMatcher:
     def __init__(self, notes: Sequence[Note]) -> None:
         self.notes = list(notes)
         self._folded = [
-            _Folded(n.title.casefold(), (n.id + " " + " ".join(n.tags)).casefold(), n.body.casefold())
+            _Folded(" ".join((n.title,) + n.aliases).casefold(), (n.id + " " + " ".join(n.tags)).casefold(),
+                    n.body.casefold())  # aliases are other titles: they rank as the title does
             for n in self.notes
         ]
         parts, starts, offset = [], [], 0

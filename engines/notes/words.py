@@ -27,7 +27,7 @@ from engines.notes.corpus import Note
 
 
 def note_words(note: Note) -> list[str]:
-    return standard_tokenize(note.title + " " + note.body)
+    return standard_tokenize(" ".join((note.title,) + note.aliases) + " " + note.body)
 
 
 class WordsIndex:
