@@ -208,7 +208,7 @@ def run_app(notes_corpus: Path | None = None, products_corpus: Path | None = Non
     except CorpusError as exc:
         print(f"olai-tui: {exc}", file=sys.stderr)
         return 2
-    notices = [f"skipped {problem}" for problem in engine.problems[:5]]
+    notices = [problem.said() for problem in engine.problems[:5]]
     if len(engine.problems) > 5:
         notices.append(f"skipped {len(engine.problems) - 5} more files (`olai-tui index notes` lists them all)")
     products = ProductsAdapter(open_products, label=short_path(products_corpus))

@@ -20,7 +20,7 @@ def open_notes(corpus: Path, wait_for_index: bool) -> NotesEngine:
     except CorpusError as exc:
         raise UsageError(str(exc)) from None
     for problem in engine.problems:  # each bad file named once; the good ones are still searched
-        print(f"olai-tui: skipped {problem}", file=sys.stderr)
+        print(f"olai-tui: {problem.said()}", file=sys.stderr)
     return engine
 
 

@@ -58,9 +58,14 @@ class Note:
 class Problem:
     path: str  # the file, or "file:LINE", relative to the corpus root, as named to the user
     cause: str
+    skipped: bool = True  # False: the note was still read (a malformed front matter, read as text)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.cause}"
+
+    def said(self) -> str:
+        """The line a user reads: "skipped PATH: CAUSE", or "PATH: CAUSE" for a note still read."""
+        return f"skipped {self}" if self.skipped else str(self)
 
 
 @dataclass
@@ -120,7 +125,7 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
     if path.lower().endswith(OUTLINE_SUFFIXES):
         return _outline_notes(text, rel, path, mtime)
     note, problem = _file_note(text, rel, path, mtime)
-    return [note], [Problem(rel, problem)] if problem else []
+    return [note], [Problem(rel, problem, skipped=False)] if problem else []
 
 
 def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:

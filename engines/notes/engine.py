@@ -39,6 +39,7 @@ from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
 from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
 from engines.notes.exact import TIER as EXACT, ExactMatcher
+from engines.notes.filters import might_filter, read_query
 from engines.notes.floor import unmeasured
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
@@ -165,14 +166,24 @@ class NotesEngine:
         with self._lock:
             exact, notes = self._exact, self._notes
         started = time.perf_counter()
-        if EXACT in wanted:
-            result = exact.search(query, limit)
+        read = read_query(query, notes) if might_filter(query) else None  # engines/notes/filters.py
+        extras = {"understood": read.understood()} if read is not None and read.read_anything else {}
+        allowed = None  # the note indices the filters let through: every tier searches only these
+        if read is not None:
+            query = read.words
+            if read.filters.active:
+                allowed = {i for i, note in enumerate(notes) if read.filters.allows(note)}
+        if EXACT in wanted and allowed is not None and not query.strip():
+            hits, matched = _filtered_only(notes, allowed, limit), sorted(allowed)
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+        elif EXACT in wanted:
+            result = exact.search(query, limit, allowed)
             hits, matched = result.hits, result.matched
             exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
         else:
             hits, matched = [], []
             exact_report = TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")
-        yield Batch(hits=hits, tiers=[exact_report], total=len(matched))
+        yield Batch(hits=hits, tiers=[exact_report], total=len(matched), extras=extras)
 
         reports: dict[str, TierReport] = {}
         for tier in FILL_TIERS:
@@ -190,11 +201,13 @@ class NotesEngine:
             yield Batch(hits=[], tiers=[reports[t] for t in FILL_TIERS])
             return
         # room > 0 means every exact match is already shown: they are all excluded from the fill.
-        yield self._fill(query, {notes[i].id for i in matched}, room, on, reports)
+        allowed_ids = None if allowed is None else {notes[i].id for i in allowed}
+        yield self._fill(query, {notes[i].id for i in matched}, room, on, reports, allowed_ids)
 
     def _fill(self, query: str, answered: set[str], room: int, on: list[str],
-              reports: dict[str, TierReport]) -> Batch:
-        """The fill batch: the words and semantic legs fused, each row labelled with the leg that found it."""
+              reports: dict[str, TierReport], allowed: set[str] | None = None) -> Batch:
+        """The fill batch: the words and semantic legs fused, each row labelled with the leg that found it;
+        ``allowed``: the note ids the query's filters let through (None: every note)."""
         words = meaning = None
         floors = unmeasured(0.0)
         if WORDS in on:
@@ -204,6 +217,9 @@ class NotesEngine:
         if SEMANTIC in on:
             reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
         floor = floors.confident
+        if allowed is not None:  # filtered before anything is ranked: a note they drop is in no leg
+            words = words.only(allowed) if words is not None else None
+            meaning = meaning.only(allowed) if meaning is not None else None
 
         depth = max(LEG_DEPTH, room)
         legs = {}
@@ -281,6 +297,13 @@ class NotesEngine:
         if state.state != "ready":
             return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
         return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
+
+
+def _filtered_only(notes: list[Note], allowed: set[int], limit: int) -> list[Hit]:
+    """A query of filters alone: every note they let through, newest first (evidence: they passed)."""
+    order = sorted(allowed, key=lambda i: (-(notes[i].date or 0.0), notes[i].id))
+    return [Hit(id=notes[i].id, title=notes[i].title, where=notes[i].where, tier=EXACT, score=1.0)
+            for i in order[: max(limit, 0)]]
 
 
 def _head(notes: list[Note], order: np.ndarray, answered: set[str], depth: int) -> list[str]:

@@ -87,10 +87,13 @@ class ExactMatcher:
             candidates = [i for i in candidates if word in self._note_text(i)]
         return candidates
 
-    def search(self, query: str, limit: int) -> ExactResult:
-        """The ranked hits (at most ``limit``), every matching note's index, uncapped."""
+    def search(self, query: str, limit: int, allowed: set[int] | None = None) -> ExactResult:
+        """The ranked hits (at most ``limit``), every matching note's index, uncapped; ``allowed``: the
+        indices the query's filters let through (None: all)."""
         words = query_words(query)
         found = self.matching(words)
+        if allowed is not None:
+            found = [i for i in found if i in allowed]
         ranked = sorted(found, key=lambda i: self._rank_key(i, words))
         hits = []
         for i in ranked[: max(limit, 0)]:

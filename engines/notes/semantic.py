@@ -35,6 +35,11 @@ class Ranked:
     order: np.ndarray  # indices into notes, best first: only the notes whose vectors are all embedded
     best: np.ndarray  # per note: its best passage's cosine (-inf: not embedded yet)
 
+    def only(self, allowed: set[str]) -> "Ranked":
+        """The same ranking with every note outside ``allowed`` (ids) left out."""
+        keep = np.fromiter((n.id in allowed for n in self.notes), dtype=bool, count=len(self.notes))
+        return Ranked(self.notes, self.index_of, self.order[keep[self.order]], np.where(keep, self.best, -np.inf))
+
 
 class SemanticIndex(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:

@@ -100,6 +100,13 @@ class WordsRanking:
     held: np.ndarray  # per note: how many of the query's distinct words it holds
     of: int  # how many distinct words the query has
 
+    def only(self, allowed: set[str]) -> "WordsRanking":
+        """The same ranking with every note outside ``allowed`` (ids) holding nothing."""
+        keep = np.fromiter((n.id in allowed for n in self.notes), dtype=bool, count=len(self.notes))
+        scores = np.where(keep, self.scores, 0).astype(self.scores.dtype)
+        held = np.where(keep, self.held, 0).astype(self.held.dtype)
+        return WordsRanking(self.notes, self.index_of, self.order[keep[self.order]], scores, held, self.of)
+
     def enough(self, i: int) -> bool:
         """Note ``i`` holds at least half the query's words: one incidental shared word ("changing" in
         a note that mentions a change) is not enough to show a note for its words."""
