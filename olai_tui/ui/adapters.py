@@ -18,14 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Generic, Iterator, Protocol, Sequence, TypeVar
 
+from rich.console import Group
 from rich.text import Text
 
 from engines.answer import Batch, Hit, TierReport
 from engines.notes.engine import SEMANTIC, WORDS, NotesEngine, recall_switched_off
 from engines.notes.exact import query_words
 from engines.notes.filters import might_filter, read_query
-from olai_tui.ui.text import clipped, highlighted, one_line, reflowed, words_pattern
+from olai_tui.ui.markdown_preview import MarkedMarkdown
+from olai_tui.ui.text import PREVIEW_CHARS, clipped, highlighted, one_line, reflowed, words_pattern
 
+# Markdown is laid out on every cursor move: 6,000 characters take ~21 ms on 2 busy cores (20,000: ~150 ms),
+# so a longer note shows its first 6,000 laid out and says how much more there is.
+MARKDOWN_PREVIEW_CHARS = 6_000
 
 @dataclass(frozen=True)
 class Column:
@@ -201,22 +206,29 @@ class NotesAdapter:
             self._indexed_list = notes
         return self._by_id.get(hit.id)
 
-    def preview(self, hit: Hit, query: str) -> Text:
+    def preview(self, hit: Hit, query: str):
         note = self.note(hit)
         if note is None:
             return Text("This note is no longer in the corpus (edited or removed since the search).", style="italic")
         words = self.words(query)
-        body, left_out = clipped(note.body)
+        markdown = not note.path.lower().endswith(".txt")  # Markdown files and outline descriptions
+        body, left_out = clipped(note.body, MARKDOWN_PREVIEW_CHARS if markdown else PREVIEW_CHARS)
         out = Text(end="")
         out.append_text(highlighted(one_line(note.title) or note.id, words, style="bold"))
         out.append("\n")
         out.append(one_line(note.where), style="dim")
         if note.tags:
             out.append("  " + one_line(" ".join("#" + t for t in note.tags)), style="dim")
+        if note.aliases:
+            out.append("\nalso: " + one_line(", ".join(note.aliases)), style="dim")
         out.append("\n\n")
+        more = Text(f"… {left_out:,} more characters (enter opens the whole note)", style="dim italic")
+        if markdown:  # headings, lists, tables and code laid out, the query's words marked
+            return Group(out, MarkedMarkdown(body.strip("\n"), words), *([Text(), more] if left_out else []))
         out.append_text(highlighted(reflowed(body.strip("\n")), words))
         if left_out:
-            out.append(f"\n… {left_out:,} more characters (enter opens the whole note)", style="dim italic")
+            out.append("\n")
+            out.append_text(more)
         return out
 
     def full_text(self, hit: Hit) -> Text:
