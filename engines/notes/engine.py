@@ -9,9 +9,11 @@ reciprocal rank fusion (k = 60) of two legs, each over the notes exact did not a
 - semantic: the local model's vectors, the note ranked by the mean of its best passage's cosine and
   its whole text's (engines/notes/semantic.py).
 
-A note is shown for its words when it holds at least half the query's distinct words, for its
-meaning when its best passage's cosine reaches the embedder's floor (so an off-topic query draws no resemblance
-rows); a note neither admits is never shown, whatever its fused rank. A row's tier is what admitted
+A note is shown for its words when it holds enough of the query's distinct words (words.py), for its
+meaning when its best passage's cosine reaches this notebook's floor (floor.py: measured from off-topic
+probes, never under the embedder's), so an off-topic query draws no confident resemblance rows; a note
+neither admits is never shown, whatever its fused rank, except as a weak guess (``≈?``, at most three,
+over the notebook's weak bound) when neither evidence nor a confident resemblance answered at all. A row's tier is what admitted
 it, and where both did, the leg that ranked it higher: a ``words`` row is word evidence (no marker),
 a ``semantic`` row is resemblance, marked ``≈`` (its score: that best passage cosine). With one of
 the two tiers switched off, the other fills alone. Recall off (``tiers=("exact",)`` or ``OLAI_RECALL=off``) answers
