@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from engines.answer import collect
 from engines.notes.chunks import passages
 from engines.notes.corpus import load_corpus
@@ -63,3 +65,16 @@ def test_an_alias_is_searched_like_the_title():
     answer = collect("notes", "snail defence", engine.search("snail defence", tiers=("exact", "words")))
     assert answer.hits[0].id == "garden/slug-patrol.md" and answer.hits[0].tier == "exact"
     assert answer.hits[0].score == 3.0, "found in an alias: ranked as a title match"
+
+
+@pytest.mark.parametrize("block, cause", [("date: 2024-13-45", "month must be in 1..12"),
+                                          ("[" * 5000, "nest"),  # libyaml: "maximum nesting depth"; Python: too deep
+                                          ("title: !!python/object/apply:os.system [echo]", "could not determine a constructor"),
+                                          ("- just\n- a list", "a YAML list, not a mapping")],
+                         ids=["impossible date", "nested", "python tag", "a list"])
+def test_any_bad_front_matter_is_one_problem_and_the_note_is_still_read(tmp_path, block, cause):
+    (tmp_path / "n.md").write_text(f"---\n{block}\n---\n# Kept\nthe body is searched\n")
+    load = load_corpus(tmp_path)
+    assert [p.path for p in load.problems] == ["n.md"] and cause in load.problems[0].cause
+    assert load.problems[0].said() == str(load.problems[0]), "read as text, not skipped"
+    assert "the body is searched" in load.notes[0].body

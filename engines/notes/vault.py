@@ -43,12 +43,16 @@ def read_meta(text: str) -> Meta:
 
     meta = Meta(start=block.end())
     try:
-        data = yaml.safe_load(block.group(1))
+        # safe_load's loader, in C where PyYAML was built with libyaml (a vault of thousands of notes)
+        data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the '---'
         reason = getattr(error, "problem", None) or "not valid YAML"
         return Meta(start=0, problem=f"malformed front matter ({reason}{where}): read as text")
+    except (ValueError, TypeError, OverflowError, RecursionError) as error:  # date: 2024-13-45, [[[[... nested
+        reason = "nested too deep" if isinstance(error, RecursionError) else " ".join(str(error).split())[:80]
+        return Meta(start=0, problem=f"malformed front matter ({reason}): read as text")
     if data is None:
         return meta
     if not isinstance(data, dict):
