@@ -43,13 +43,13 @@ def test_each_notebook_measures_its_floor_when_its_index_builds_and_caches_it(tm
     engine.build_index()
     floor = engine.semantic.floor()
     assert floor.probes >= 200 and floor.confident >= FLOOR and floor.weak < floor.confident
-    saved = sorted(cache.glob("floor-*.json"))
+    saved = sorted((cache / "floors").glob("floor-*.json"))
     assert len(saved) == 1, "cached with the index"
     (notebook / "garden" / "new.md").write_text("# Dahlias\n\nLift the tubers after the first frost.\n")
     engine.reload()
     engine.build_index()
     engine.semantic.floor()
-    assert len(sorted(cache.glob("floor-*.json"))) == 2, "a change of notes measures again"
+    assert len(sorted((cache / "floors").glob("floor-*.json"))) == 2, "a change of notes measures again"
     engine.close()
 
 

@@ -26,7 +26,7 @@ snails paraphrase) and the roadmap's at 0.338 (so the embedder's 0.38 holds ther
 
 Cached with the index: one small JSON file under ``$XDG_CACHE_HOME/olai-tui/floors/``, keyed by the
 model, the probes, the method and the notebook's passages, so a change of notes or model measures
-again; the probes' vectors sit in the vector cache like any other text.
+again; the probes' vectors are kept beside the floors in a vector cache of their own.
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ class ProbeFloors:
     def probe_vectors(self) -> np.ndarray:
         if self._vectors is None:
             info = self.embedder.info()
-            cache = VectorCache(info.model_id, info.dims, scope="olai-tui probe queries", directory=self.cache_dir)
+            # beside the floors, not among the notebooks' vector files (one .vec per notebook there)
+            cache = VectorCache(info.model_id, info.dims, scope="olai-tui probe queries", directory=self._folder())
             keys = [text_key("query:" + p) for p in self.probes]
             missing = [(k, p) for k, p in zip(keys, self.probes) if k not in cache]
             if missing:
@@ -123,9 +124,11 @@ class ProbeFloors:
             digest.update(k)
         return digest.hexdigest()[:24]
 
+    def _folder(self) -> Path:
+        return (Path(self.cache_dir) if self.cache_dir is not None else cache_root()) / "floors"
+
     def _path(self, model_id: str, key: str) -> Path:
-        base = Path(self.cache_dir) if self.cache_dir is not None else cache_root() / "floors"
-        return base / f"floor-{key}.json"
+        return self._folder() / f"floor-{key}.json"
 
 
 def _read(path: Path) -> NotebookFloor | None:
