@@ -13,10 +13,10 @@ A note is shown for its words when it holds enough of the query's distinct words
 meaning when its best passage's cosine reaches this notebook's floor (floor.py: measured from off-topic
 probes, never under the embedder's), so an off-topic query draws no confident resemblance rows; a note
 neither admits is never shown, whatever its fused rank, except as a weak guess (``≈?``, at most three,
-over the notebook's weak bound) when neither evidence nor a confident resemblance answered at all. A row's tier is what admitted
-it, and where both did, the leg that ranked it higher: a ``words`` row is word evidence (no marker),
-a ``semantic`` row is resemblance, marked ``≈`` (its score: that best passage cosine). With one of
-the two tiers switched off, the other fills alone. Recall off (``tiers=("exact",)`` or ``OLAI_RECALL=off``) answers
+over the notebook's weak bound) when neither evidence nor a confident resemblance answered at all.
+A row's tier is what admitted it, and where both did, the leg that ranked it higher: a ``words`` row
+is word evidence (no marker), a ``semantic`` row is resemblance, marked ``≈`` (its score: that best
+passage cosine). With one of the two tiers switched off, the other fills alone. Recall off (``tiers=("exact",)`` or ``OLAI_RECALL=off``) answers
 what the exact tier answers and nothing else.
 
 Measured (`olai-tui eval notes --split dev`, nDCG@10): the shipped answer was 0.470 on Vaswani and
@@ -250,7 +250,7 @@ class NotesEngine:
             elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(WEAK_GUESSES, room):
                 weak.append(m)  # a weak guess, shown only if nothing else answers
             # else: too few of the query's words and not close enough in meaning: never shown
-        if not hits and not answered and weak:
+        if not hits and not answered and weak:  # (answered: the exact matches, all shown when room > 0)
             # nothing in evidence and nothing confident: the best neighbours by meaning, said to be guesses
             for m in weak:
                 note = meaning.notes[m]
