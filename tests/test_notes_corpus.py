@@ -194,6 +194,9 @@ def interpreter_anyone_can_run() -> str | None:
 # stdin: the child needs no access to the checkout.
 LOAD_IN_CHILD = """
 import json, sys, types
+errors = types.ModuleType("engines.errors")  # the project modules corpus.py imports: errors, vault
+exec("class BadInput(Exception): pass", errors.__dict__)
+sys.modules["engines.errors"] = errors
 sources = sys.stdin.read().split("\\n# ---- corpus.py ----\\n")
 for name, source in zip(("engines.notes.vault", "engines.notes.corpus"), sources):
     module = types.ModuleType(name)
