@@ -89,6 +89,7 @@
             tree-sitter-grammars.tree-sitter-zig
             tree-sitter-grammars.tree-sitter-bash
             tree-sitter-grammars.tree-sitter-tsx
+            pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal
 
 RESEMBLANCE = "≈"  # marks a hit found by meaning: resemblance, never evidence
+WEAK_GUESS = "≈?"  # a weak guess by meaning, under the confident floor: shown only when no evidence answered
 
 Status = Literal["answered", "empty", "skipped", "off", "unavailable", "indexing", "late", "failed"]
 STATUSES: tuple[str, ...] = ("answered", "empty", "skipped", "off", "unavailable", "indexing", "late", "failed")

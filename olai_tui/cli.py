@@ -59,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
-    p.add_argument("--queries", help="code, semble: a folder of <repo>.json annotation files (held-out queries)")
+    p.add_argument("--queries", help="held-out queries kept elsewhere: code semble, a folder of <repo>.json "
+                                     "annotation files; notes roadmap, a request file scored as the held-out split")
     p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
     p.add_argument("--json", action="store_true")
 

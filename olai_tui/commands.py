@@ -17,6 +17,12 @@ from olai_tui.progress import Progress
 SKIPPED_SHOWN = 50  # each skipped file named; a catalogue with thousands of bad lines is summed up after 50
 
 
+def said(problem) -> str:
+    """How a corpus problem is named: "skipped PATH: CAUSE", or "PATH: CAUSE" for a note still read
+    (a malformed front matter: the note is searched as text)."""
+    return problem.said() if hasattr(problem, "said") else f"skipped {problem}"
+
+
 def open_engine(name: str, corpus: Path | None, wait_for_index: bool, **options) -> Engine:
     """The registry's engine ``name`` over ``corpus``; each skipped file or line named once on stderr."""
     from engines import registry
@@ -27,7 +33,7 @@ def open_engine(name: str, corpus: Path | None, wait_for_index: bool, **options)
         raise UsageError(" ".join(str(exc).split())) from None
     skipped = list(engine.problems)
     for problem in skipped[:SKIPPED_SHOWN]:  # the good files are still searched
-        print(f"olai-tui: skipped {problem}", file=sys.stderr)
+        print(f"olai-tui: {said(problem)}", file=sys.stderr)
     if len(skipped) > SKIPPED_SHOWN:
         print(f"olai-tui: skipped {len(skipped) - SKIPPED_SHOWN} more ({len(skipped)} in all)", file=sys.stderr)
     return engine

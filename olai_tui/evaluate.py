@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from olai_tui.bench import shared_data
 from olai_tui.errors import UsageError
@@ -22,14 +23,17 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
         from olai_tui.evaluate_semble import evaluate_semble
 
         return evaluate_semble(shared_data() / "code" / "semble", configs, split, queries, repos, as_json)
-    if queries is not None or repos is not None:
-        raise UsageError("--queries/--repos: only eval code --dataset semble takes them")
+    if repos is not None:
+        raise UsageError("--repos: only eval code --dataset semble takes it")
+    if queries is not None and not (engine == "notes" and dataset == "roadmap"):
+        raise UsageError("--queries: only eval code --dataset semble and eval notes --dataset roadmap take it")
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:  # the arguments first, then the files
         names = pick(engine, dataset, [c.strip() for c in configs.split(",") if c.strip()] if configs else None)
         suite = open_suite(engine, dataset, shared_data(), shared_data().parent / "heldout",
-                           progress=Progress(f"indexing {dataset}"), say=say)
+                           progress=Progress(f"indexing {dataset}"), say=say,
+                           queries=Path(queries) if queries else None)
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     if "smart_milvus" in names:
@@ -41,7 +45,11 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     if not names:
         raise UsageError("--configs: nothing left to run")
     if split in ("heldout", "both") and not any(r.split == "heldout" for r in suite.requests):
-        say("no held-out requests were found; its table is empty")
+        if dataset == "roadmap":
+            say("the roadmap's held-out set is kept outside this repository: pass it with --queries FILE"
+                " (one {\"query\", \"accept\"} or {\"query\", \"off_topic\"} object a line); its table is empty")
+        else:
+            say("no held-out requests were found; its table is empty")
     progress = Progress(f"eval {engine} {dataset}")
     try:
         tables = suite.run(names, split=split, fresh=fresh, progress=progress)

@@ -107,7 +107,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     for adapter in adapters:
         engine = getattr(adapter, "engine", None) if _made(adapter) else None
         problems = list(getattr(engine, "problems", []) or [])
-        said += [f"skipped {problem}" for problem in problems[:5]]
+        said += [problem.said() if hasattr(problem, "said") else f"skipped {problem}" for problem in problems[:5]]
         if len(problems) > 5:
             said.append(f"skipped {len(problems) - 5} more files (`olai-tui index {adapter.name}` lists them all)")
     app = (app_class or WorkbenchApp)(adapters, keys if keys is not None else load_keys(), said,

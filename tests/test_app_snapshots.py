@@ -134,3 +134,24 @@ def test_compare_screen_shows_each_tier_in_its_own_column(snap_compare, tmp_path
     assert [r.column.label for r in seen["results"]] == ["exact", "words", "semantic", "merged"]
     assert {h.tier for h in exact.answer.hits} == {"exact"} and {h.tier for h in semantic.answer.hits} == {"semantic"}
     assert merged.ids[: len(exact.ids)] == exact.ids
+
+
+def test_a_weak_guess_shows_as_such_only_when_no_evidence_answered(snap_compare, tmp_path):
+    engine = notes_engine(tmp_path / "cache")
+    app = workbench(engine)
+    seen = {}
+
+    async def run_before(pilot):
+        await index_ready(pilot, engine)
+        await type_query(pilot, "a bread recipe")  # no note holds its words, none is close enough to be sure
+        seen.update(shown(pilot))
+        seen["marker_width"] = pilot.app.active_pane.table.marker_width
+
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        engine.close()
+    hits = seen["hits"]
+    assert hits and {h.marker for h in hits} == {"≈?"} and {h.extras.get("strength") for h in hits} == {"weak"}
+    assert seen["answer"].tier("semantic").reason.startswith("no confident match")
+    assert seen["marker_width"] == 2, "the marker column widens to show ≈? whole"

@@ -19,6 +19,7 @@ from engines.notes.corpus import CorpusError, is_note_file, load_corpus, load_fi
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "notes"
 CORPUS_SOURCE = REPO / "engines" / "notes" / "corpus.py"
+VAULT_SOURCE = REPO / "engines" / "notes" / "vault.py"
 
 
 def by_id(load):
@@ -193,12 +194,14 @@ def interpreter_anyone_can_run() -> str | None:
 # stdin: the child needs no access to the checkout.
 LOAD_IN_CHILD = """
 import json, sys, types
-errors = types.ModuleType("engines.errors")  # the one project module corpus.py imports
+errors = types.ModuleType("engines.errors")  # the project modules corpus.py imports: errors, vault
 exec("class BadInput(Exception): pass", errors.__dict__)
 sys.modules["engines.errors"] = errors
-module = types.ModuleType("engines.notes.corpus")
-sys.modules[module.__name__] = module
-exec(compile(sys.stdin.read(), "corpus.py", "exec"), module.__dict__)
+sources = sys.stdin.read().split("\\n# ---- corpus.py ----\\n")
+for name, source in zip(("engines.notes.vault", "engines.notes.corpus"), sources):
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    exec(compile(source, name, "exec"), module.__dict__)
 load = module.load_corpus(sys.argv[1])
 notes = [[n.id, n.title] for n in load.notes]
 print(json.dumps({"notes": notes, "problems": [[p.path, p.cause] for p in load.problems]}))
@@ -215,7 +218,8 @@ def load_as_someone_else(corpus: Path) -> dict:
         as_nobody = {"user": 65534, "group": 65534, "extra_groups": []}
     done = subprocess.run(
         [python, "-I", "-c", LOAD_IN_CHILD, str(corpus)],
-        input=CORPUS_SOURCE.read_text(encoding="utf-8"), capture_output=True, text=True,
+        input=VAULT_SOURCE.read_text(encoding="utf-8") + "\n# ---- corpus.py ----\n" + CORPUS_SOURCE.read_text(encoding="utf-8"),
+        capture_output=True, text=True,
         timeout=60, cwd="/", env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, **as_nobody,
     )
     assert done.returncode == 0, done.stderr

@@ -79,10 +79,11 @@ def ranking_metrics(ranked: Sequence[str], judged: Mapping[str, float]) -> dict[
 
 
 def code_fingerprint() -> str:
-    """A hash of every engines/*.py source: a change to the engines measures again."""
+    """A hash of every engines/*.py source and the data the engines read (the notes probes, the request
+    sets: *.txt, *.jsonl): a change to either measures again."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for pattern in ("*.py", "*.txt", "*.jsonl") for p in root.rglob(pattern)):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

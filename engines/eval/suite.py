@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table, run
 
 KNOWN: dict[str, tuple[str, ...]] = {
-    "notes": ("vaswani", "cranfield"),
+    "notes": ("vaswani", "cranfield", "roadmap"),
     "code": ("cosqa",),
     "products": ("food", "icecat"),
 }
@@ -73,7 +73,9 @@ class Suite:
 
 def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
     """The configuration names of a dataset, known before any of its files is read."""
-    if engine == "notes":
+    if engine == "notes" and dataset == "roadmap":
+        from engines.eval.roadmap_eval import CONFIGS
+    elif engine == "notes":
         from engines.eval.notes_eval import CONFIGS
     elif engine == "code":
         from engines.code.evaluation import CONFIGS
@@ -119,10 +121,14 @@ def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
     return list(asked)
 
 
-def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None) -> Suite:
-    """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout."""
+def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None,
+               queries: Path | None = None) -> Suite:
+    """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout;
+    ``queries``: a request file scored as the held-out split (the roadmap's, kept outside the repository)."""
     known_dataset(engine, dataset)
     try:
+        if engine == "notes" and dataset == "roadmap":
+            return _roadmap(data / "notes" / "olai-roadmap.jsonl", queries, progress)
         if engine == "notes":
             return _notes(dataset, data / "notes" / dataset, progress)
         if engine == "code":
@@ -141,9 +147,10 @@ def _loader_errors() -> tuple[type[Exception], ...]:
     from engines.eval.collections import CollectionError
     from engines.eval.food import FoodSetError
     from engines.eval.icecat import RatingsError
+    from engines.eval.roadmap_eval import RoadmapSetError
     from engines.notes.trec import TrecError
 
-    return CosqaError, CollectionError, FoodSetError, RatingsError, TrecError
+    return CosqaError, CollectionError, FoodSetError, RatingsError, TrecError, RoadmapSetError
 
 
 def _gains(titles: Callable[[str], str], threshold: float = 0.0):
@@ -168,6 +175,30 @@ def _notes(dataset: str, folder: Path, progress) -> Suite:
     factories = NotesConfigs(collection, folder, progress=progress).factories()
     return Suite("notes", dataset, requests_of(collection), factories, NOTES_COLUMNS,
                  _gains(lambda i: titles.get(i, i)), salt=str(folder.resolve()))  # another copy: measured apart
+
+
+def _roadmap(corpus: Path, queries: Path | None, progress) -> Suite:
+    from engines.eval.roadmap_eval import COLUMNS, DEV, SUMMED, RoadmapConfigs, load_requests, score
+
+    _need(corpus)
+    prefix = corpus.name + "#"
+    requests = load_requests(DEV, "dev", prefix)
+    if queries is not None:
+        _need(queries)
+        requests += load_requests(queries, "heldout", prefix)
+    setup = RoadmapConfigs(corpus, progress=progress)
+    titles = {}
+
+    def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
+        if not titles:
+            titles.update({n.id: n.title for n in setup.engine().notes})
+        strengths = extras.get("strength") or []
+        return [Verdict(i, titles.get(i, i), request.judged.get(i, 0.0), i in request.judged,
+                        label=strengths[n] if n < len(strengths) else None) for n, i in enumerate(ranked)]
+
+    return Suite("notes", "roadmap", requests, setup.factories(), COLUMNS, verdicts, score_outcome=score,
+                 summed=SUMMED, salt=f"{corpus.resolve()}|{DEV.read_text(encoding='utf-8')}", close=setup.close,
+                 setup=setup)
 
 
 def _code(data: Path, heldout: Path, progress) -> Suite:

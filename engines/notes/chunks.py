@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from engines.notes.corpus import Note
+from engines.notes.vault import link_words
 
 # ~1.3 word pieces per English word: 150 words stay inside the model's 256-piece window with the title.
 PASSAGE_WORDS = 150
@@ -35,7 +36,8 @@ def passages(note: Note) -> list[str]:
     """The texts to embed for a note, in order; never empty."""
     title = " ".join(note.title.split())
     pieces = [p for p in (_tidy(x) for x in _PARAGRAPH_BREAK.split(note.body)) if p]
-    head = [title] if title else []
+    # aliases are other titles: each embedded apart, as the title is
+    head = list(dict.fromkeys(t for t in [title] + [" ".join(a.split()) for a in note.aliases] if t))
     if not pieces:
         return head or [note.id]
     chunks: list[str] = []
@@ -67,6 +69,8 @@ def note_texts(note: Note) -> list[str]:
 def _tidy(text: str) -> str:
     # Markdown decoration carries no meaning for the model; white space runs are one space.
     text = re.sub(r"^\s{0,3}(#{1,6}|[-*+]|\d+[.)])\s+", "", text, flags=re.MULTILINE)
+    if "[[" in text:
+        text = link_words(text)  # [[target|label]] reads as its words
     return " ".join(text.split())
 
 

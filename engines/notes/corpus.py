@@ -17,10 +17,14 @@ import re
 import stat
 from dataclasses import dataclass
 
+from engines.notes.vault import journal_date, read_meta, _epoch as epoch_of
+
 FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
 OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
 NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES)
-SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}  # hidden folders (.git, ...) are skipped too
+# hidden folders (.git, .obsidian, .trash, .logseq ...) are skipped too; attachments (images, PDFs) are
+# not note files, so never read; Logseq's own `logseq/` folder (config.edn, bak/ copies of pages) is skipped
+SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}
 
 # 5 MB is some 850,000 words: not a note but a log, a dump or a book pasted in. The biggest real notes
 # file here, olai-roadmap.jsonl (181 nodes), is 0.24 MB: 20x headroom. Past the cap, at the 2,125
@@ -35,8 +39,6 @@ LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 # "PR #56", "bun2nix#2" and "# Heading" are not tags.
 HASHTAG = re.compile(r"(?<![\w&#/])#([^\W\d_][\w-]*(?:/[\w-]+)*)")
 TAGS_LINE = re.compile(r"^[ \t]*tags[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
-FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?(?:\n|\Z)", re.S | re.M)
-FRONT_MATTER_TAG_LIST = re.compile(r"^tags[ \t]*:[ \t]*\r?\n((?:[ \t]*-[ \t]+.*(?:\n|$))+)", re.I | re.M)
 SETEXT_UNDERLINE = re.compile(r"^[ \t]*(=+|-+)[ \t]*\r?$")
 
 
@@ -50,15 +52,22 @@ class Note:
     tags: tuple[str, ...] = ()  # without the '#'
     parent: str | None = None  # outline: the parent's Note.id; files: None
     content_hash: str = ""  # sha256 of title + "\n" + body: the key of its cached vectors
+    aliases: tuple[str, ...] = ()  # other names (front matter `aliases`), searched like the title
+    date: float | None = None  # seconds since the epoch: front matter date/created/updated, else the file's mtime
 
 
 @dataclass
 class Problem:
     path: str  # the file, or "file:LINE", relative to the corpus root, as named to the user
     cause: str
+    skipped: bool = True  # False: the note was still read (a malformed front matter, read as text)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.cause}"
+
+    def said(self) -> str:
+        """The line a user reads: "skipped PATH: CAUSE", or "PATH: CAUSE" for a note still read."""
+        return f"skipped {self}" if self.skipped else str(self)
 
 
 @dataclass
@@ -111,9 +120,14 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
     if isinstance(text, Problem):
         text.path = rel
         return [], [text]
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        mtime = None
     if path.lower().endswith(OUTLINE_SUFFIXES):
-        return _outline_notes(text, rel, path)
-    return [_file_note(text, rel, path)], []
+        return _outline_notes(text, rel, path, mtime)
+    note, problem = _file_note(text, rel, path, mtime)
+    return [note], [Problem(rel, problem, skipped=False)] if problem else []
 
 
 def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
@@ -151,7 +165,7 @@ def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
                     if entry.is_symlink():
                         links.append(entry.path)
                     elif entry.is_dir(follow_symlinks=False):
-                        if entry.name not in SKIPPED_FOLDERS:
+                        if entry.name not in SKIPPED_FOLDERS and not _logseq_own(entry.path):
                             pending.append(entry.path)
                     elif is_note_file(entry.name):
                         st = entry.stat(follow_symlinks=False)
@@ -218,9 +232,26 @@ def _read_text(path: str) -> str | Problem:
     return text
 
 
-def _file_note(text: str, rel: str, path: str) -> Note:
-    front = FRONT_MATTER.match(text)  # a '---' block that never closes is a rule, not front matter
-    start, front = (front.end(), front.group(1)) if front else (0, "")
+def _outliner_page(text: str, path: str) -> bool:
+    return path.lower().endswith((".md", ".markdown")) and text.lstrip().startswith(("- ", "* ")) \
+        and not text.lstrip().startswith(("---", "***"))
+
+
+def _page_name(rel: str) -> str:
+    """Logseq's page name from its file: "pages/Cold frame.md" -> "Cold frame", journals "2024_03_01" -> "2024-03-01"."""
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = stem.replace("%2F", "/").replace("___", "/")
+    return re.sub(r"^(\d{4})_(\d{2})_(\d{2})$", r"\1-\2-\3", stem)
+
+
+def _logseq_own(folder: str) -> bool:
+    return os.path.basename(folder) == "logseq" and os.path.isfile(os.path.join(folder, "config.edn"))
+
+
+def _file_note(text: str, rel: str, path: str, mtime: float | None = None) -> tuple[Note, str | None]:
+    """The note of a file, and the problem with its front matter (named once; the note is still read)."""
+    meta = read_meta(text)
+    start = meta.start
     title, body = "", ""
     for line, line_end in _lines(text, start):
         title = line.strip().lstrip("#").strip()
@@ -234,10 +265,16 @@ def _file_note(text: str, rel: str, path: str) -> Note:
             break
     else:  # nothing but rules and bare '#'s
         title, body = "", text[start:]
-    return _note(rel, title, body, rel, path, _tags_in(text, front), None)
+    if meta.title:  # the front matter's title names the note; the first line stays part of its text
+        title, body = meta.title, text[start:]
+    elif _outliner_page(text[start:], path):  # a Logseq page is all bullets: its name is its file name
+        title, body = _page_name(rel), text[start:]
+    date = meta.date if meta.date is not None else journal_date(rel) if journal_date(rel) is not None else mtime
+    tags = _tags_in(text[start:]) + tuple(meta.tags)
+    return _note(rel, title, body, rel, path, tags, None, tuple(meta.aliases), date), meta.problem
 
 
-def _outline_notes(text: str, rel: str, path: str) -> tuple[list[Note], list[Problem]]:
+def _outline_notes(text: str, rel: str, path: str, mtime: float | None = None) -> tuple[list[Note], list[Problem]]:
     notes: list[Note] = []
     problems: list[Problem] = []
     first_line_of: dict[str, int] = {}
@@ -276,13 +313,16 @@ def _outline_notes(text: str, rel: str, path: str) -> tuple[list[Note], list[Pro
         listed = [_text(str(tag).lstrip("#")) for tag in listed] if isinstance(listed, list) else []
         parent = f"{rel}#{_text(str(parent))}" if isinstance(parent, (str, int)) and str(parent) else None
         tags = tuple(listed) + _tags_in(title + "\n" + body)
-        notes.append(_note(f"{rel}#{_text(node_id)}", title, body, where, path, tags, parent))
+        date = epoch_of(node.get("date"))
+        notes.append(_note(f"{rel}#{_text(node_id)}", title, body, where, path, tags, parent,
+                           date=date if date is not None else mtime))
     return notes, problems
 
 
-def _note(id: str, title: str, body: str, where: str, path: str, tags: tuple[str, ...], parent: str | None) -> Note:
+def _note(id: str, title: str, body: str, where: str, path: str, tags: tuple[str, ...], parent: str | None,
+          aliases: tuple[str, ...] = (), date: float | None = None) -> Note:
     digest = hashlib.sha256((title + "\n" + body).encode("utf-8")).hexdigest()
-    return Note(id, title, body, where, path, tuple(dict.fromkeys(tags)), parent, digest)
+    return Note(id, title, body, where, path, tuple(dict.fromkeys(tags)), parent, digest, aliases, date)
 
 
 def _lines(text: str, start: int):
@@ -295,14 +335,12 @@ def _lines(text: str, start: int):
         start = end + 1
 
 
-def _tags_in(text: str, front: str = "") -> tuple[str, ...]:
-    """'#hashtags' anywhere, the words of a 'tags:' line, and a front matter's 'tags:' list."""
+def _tags_in(text: str) -> tuple[str, ...]:
+    """'#hashtags' anywhere and the words of a 'tags:' line (the front matter's come from vault.py)."""
     tags = [match.rstrip("-/") for match in HASHTAG.findall(text)]
     for line in TAGS_LINE.findall(text):
         words = re.split(r"\s*,\s*" if "," in line else r"\s+", line.strip().strip("[]"))
         tags += [word.strip("'\"#[] ") for word in words if word.strip("'\"#[] ")]
-    for block in FRONT_MATTER_TAG_LIST.findall(front):
-        tags += [item.strip().strip("'\"#") for item in re.findall(r"-[ \t]+(.+)", block)]
     return tuple(tag for tag in tags if tag)
 
 

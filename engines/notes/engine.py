@@ -9,12 +9,14 @@ reciprocal rank fusion (k = 60) of two legs, each over the notes exact did not a
 - semantic: the local model's vectors, the note ranked by the mean of its best passage's cosine and
   its whole text's (engines/notes/semantic.py).
 
-A note is shown for its words when it holds at least half the query's distinct words, for its
-meaning when its best passage's cosine reaches the embedder's floor (so an off-topic query draws no resemblance
-rows); a note neither admits is never shown, whatever its fused rank. A row's tier is what admitted
-it, and where both did, the leg that ranked it higher: a ``words`` row is word evidence (no marker),
-a ``semantic`` row is resemblance, marked ``≈`` (its score: that best passage cosine). With one of
-the two tiers switched off, the other fills alone. Recall off (``tiers=("exact",)`` or ``OLAI_RECALL=off``) answers
+A note is shown for its words when it holds enough of the query's distinct words (words.py), for its
+meaning when its best passage's cosine reaches this notebook's floor (floor.py: measured from off-topic
+probes, never under the embedder's), so an off-topic query draws no confident resemblance rows; a note
+neither admits is never shown, whatever its fused rank, except as a weak guess (``≈?``, at most three,
+over the notebook's weak bound) when neither evidence nor a confident resemblance answered at all.
+A row's tier is what admitted it, and where both did, the leg that ranked it higher: a ``words`` row
+is word evidence (no marker), a ``semantic`` row is resemblance, marked ``≈`` (its score: that best
+passage cosine). With one of the two tiers switched off, the other fills alone. Recall off (``tiers=("exact",)`` or ``OLAI_RECALL=off``) answers
 what the exact tier answers and nothing else.
 
 Measured (`olai-tui eval notes --split dev`, nDCG@10): the shipped answer was 0.470 on Vaswani and
@@ -33,7 +35,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
                               ranked_by_search)
 from engines.tiers import choose_tiers, recall_switched_off
@@ -41,6 +43,8 @@ from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
 from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
 from engines.notes.exact import TIER as EXACT, ExactMatcher
+from engines.notes.filters import might_filter, read_query
+from engines.notes.floor import unmeasured
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.words import WordsIndex
@@ -52,6 +56,9 @@ FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
 FUSION_K = 60  # Cormack et al.'s constant, as the hybrid baseline uses it
 LEG_DEPTH = 100  # each leg's head that takes part in the fusion (more when the room is larger)
+# Weak guesses: at most this many, the best by meaning, and only when nothing else answered. Three, as
+# the roadmap dev set scores an answer by its first three rows (engines/eval/roadmap_eval.py).
+WEAK_GUESSES = 3
 
 
 
@@ -216,14 +223,24 @@ class NotesEngine(Engine):
         with self._lock:
             exact, notes = self._exact, self._notes
         started = time.perf_counter()
-        if EXACT in wanted:
-            result = exact.search(query, limit)
+        read = read_query(query, notes) if might_filter(query) else None  # engines/notes/filters.py
+        extras = {"understood": read.understood()} if read is not None and read.read_anything else {}
+        allowed = None  # the note indices the filters let through: every tier searches only these
+        if read is not None:
+            query = read.words
+            if read.filters.active:
+                allowed = {i for i, note in enumerate(notes) if read.filters.allows(note)}
+        if EXACT in wanted and allowed is not None and not query.strip():
+            hits, matched = _filtered_only(notes, allowed, limit), sorted(allowed)
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+        elif EXACT in wanted:
+            result = exact.search(query, limit, allowed)
             hits, matched = result.hits, result.matched
             exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
         else:
             hits, matched = [], []
             exact_report = TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")
-        yield Batch(hits=hits, tiers=[exact_report], total=len(matched))
+        yield Batch(hits=hits, tiers=[exact_report], total=len(matched), extras=extras)
 
         reports: dict[str, TierReport] = {}
         for tier in FILL_TIERS:
@@ -241,19 +258,25 @@ class NotesEngine(Engine):
             yield Batch(hits=[], tiers=[reports[t] for t in FILL_TIERS])
             return
         # room > 0 means every exact match is already shown: they are all excluded from the fill.
-        yield self._fill(query, {notes[i].id for i in matched}, room, on, reports)
+        allowed_ids = None if allowed is None else {notes[i].id for i in allowed}
+        yield self._fill(query, {notes[i].id for i in matched}, room, on, reports, allowed_ids)
 
     def _fill(self, query: str, answered: set[str], room: int, on: list[str],
-              reports: dict[str, TierReport]) -> Batch:
-        """The fill batch: the words and semantic legs fused, each row labelled with the leg that found it."""
+              reports: dict[str, TierReport], allowed: set[str] | None = None) -> Batch:
+        """The fill batch: the words and semantic legs fused, each row labelled with the leg that found it;
+        ``allowed``: the note ids the query's filters let through (None: every note)."""
         words = meaning = None
-        floor = 0.0
+        floors = unmeasured(0.0)
         if WORDS in on:
             started = time.perf_counter()
             words = self._words.ranked(query)
             reports[WORDS] = TierReport(WORDS, "answered", _ms(started), 0)
         if SEMANTIC in on:
-            reports[SEMANTIC], meaning, floor = self._semantic_leg(query)
+            reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
+        floor = floors.confident
+        if allowed is not None:  # filtered before anything is ranked: a note they drop is in no leg
+            words = words.only(allowed) if words is not None else None
+            meaning = meaning.only(allowed) if meaning is not None else None
 
         depth = max(LEG_DEPTH, room)
         legs = {}
@@ -261,6 +284,7 @@ class NotesEngine(Engine):
             if ranking is not None:
                 legs[tier] = _head(ranking.notes, ranking.order, answered, depth)
         hits: list[Hit] = []
+        weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
         for doc, _, ranks in rrf(legs, k=FUSION_K):
             if len(hits) >= room:
                 break
@@ -278,7 +302,18 @@ class NotesEngine(Engine):
                 note = words.notes[w]
                 hits.append(Hit(id=doc, title=note.title, where=note.where, tier=WORDS,
                                 score=round(float(words.scores[w]), 4)))
+            elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(WEAK_GUESSES, room):
+                weak.append(m)  # a weak guess, shown only if nothing else answers
             # else: too few of the query's words and not close enough in meaning: never shown
+        if not hits and not answered and weak:  # (answered: the exact matches, all shown when room > 0)
+            # nothing in evidence and nothing confident: the best neighbours by meaning, said to be guesses
+            for m in weak:
+                note = meaning.notes[m]
+                hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC,
+                                score=round(float(meaning.best[m]), 4), marker=WEAK_GUESS,
+                                extras={"strength": "weak"}))
+            reports[SEMANTIC].reason = (f"no confident match (this notebook's floor {floor:.3f}): "
+                                        f"{len(weak)} weak guess{'es' if len(weak) > 1 else ''} by meaning")
         for tier in on:
             report = reports[tier]
             if report.status in ("answered", "indexing"):
@@ -290,10 +325,11 @@ class NotesEngine(Engine):
             shown.update(words.notes[i].id for i in words.shown().tolist())
         if meaning is not None:
             shown.update(meaning.notes[i].id for i in np.flatnonzero(meaning.best >= floor).tolist())
+        shown.update(h.id for h in hits if h.marker == WEAK_GUESS)
         return Batch(hits=hits, tiers=[reports[t] for t in FILL_TIERS], total=len(answered) + len(shown - answered))
 
     def _semantic_leg(self, query: str):
-        """(the semantic tier's report, every embedded note by cosine or None, the floor)."""
+        """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""
         index = self.semantic
         if self.wait_for_index:
             index.build()  # the command line waits for the index (with its own progress line) ...
@@ -302,21 +338,29 @@ class NotesEngine(Engine):
         started = time.perf_counter()  # ... and the tier's time is the answer's, not the build's
         state = index.state()
         if state.state in ("unavailable", "failed"):
-            return TierReport(SEMANTIC, state.state, None, 0, reason=state.reason, enable=state.enable), None, 0.0
+            return TierReport(SEMANTIC, state.state, None, 0, reason=state.reason, enable=state.enable), None, unmeasured(0.0)
         try:
             info = self.embedder.info()
             vectors = self.embedder.embed([query], "query")
             check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
             vector = vectors[0]
         except EmbedderUnavailable as exc:
-            return TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason, enable=exc.enable), None, 0.0
+            return TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason, enable=exc.enable), None, unmeasured(0.0)
         except Exception as exc:  # noqa: BLE001 - meaning failing never takes exact answers down
-            return TierReport(SEMANTIC, "failed", None, 0, reason=f"embedding the query failed: {exc}"), None, 0.0
+            return TierReport(SEMANTIC, "failed", None, 0, reason=f"embedding the query failed: {exc}"), None, unmeasured(0.0)
         ranked = index.ranked(vector)
+        floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
-            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, info.floor
-        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, info.floor
+            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
+        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
+
+
+def _filtered_only(notes: list[Note], allowed: set[int], limit: int) -> list[Hit]:
+    """A query of filters alone: every note they let through, newest first (evidence: they passed)."""
+    order = sorted(allowed, key=lambda i: (-(notes[i].date or 0.0), notes[i].id))
+    return [Hit(id=notes[i].id, title=notes[i].title, where=notes[i].where, tier=EXACT, score=1.0)
+            for i in order[: max(limit, 0)]]
 
 
 def _head(notes: list[Note], order: np.ndarray, answered: set[str], depth: int) -> list[str]:

@@ -62,7 +62,8 @@ class ExactMatcher:
     def __init__(self, notes: Sequence[Note]) -> None:
         self.notes = list(notes)
         self._folded = [
-            _Folded(n.title.casefold(), (n.id + " " + " ".join(n.tags)).casefold(), n.body.casefold())
+            _Folded(" ".join((n.title,) + n.aliases).casefold(), (n.id + " " + " ".join(n.tags)).casefold(),
+                    n.body.casefold())  # aliases are other titles: they rank as the title does
             for n in self.notes
         ]
         parts, starts, offset = [], [], 0
@@ -86,10 +87,13 @@ class ExactMatcher:
             candidates = [i for i in candidates if word in self._note_text(i)]
         return candidates
 
-    def search(self, query: str, limit: int) -> ExactResult:
-        """The ranked hits (at most ``limit``), every matching note's index, uncapped."""
+    def search(self, query: str, limit: int, allowed: set[int] | None = None) -> ExactResult:
+        """The ranked hits (at most ``limit``), every matching note's index, uncapped; ``allowed``: the
+        indices the query's filters let through (None: all)."""
         words = query_words(query)
         found = self.matching(words)
+        if allowed is not None:
+            found = [i for i in found if i in allowed]
         ranked = sorted(found, key=lambda i: self._rank_key(i, words))
         hits = []
         for i in ranked[: max(limit, 0)]:

@@ -20,6 +20,7 @@ from engines.embed.index_state import IndexState, SettlesWithCooldown
 from engines.embed.retry import Cooldown, RetryPolicy
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
+from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
@@ -33,6 +34,11 @@ class Ranked:
     index_of: dict[str, int]  # note id -> its index in notes
     order: np.ndarray  # indices into notes, best first: only the notes whose vectors are all embedded
     best: np.ndarray  # per note: its best passage's cosine (-inf: not embedded yet)
+
+    def only(self, allowed: set[str]) -> "Ranked":
+        """The same ranking with every note outside ``allowed`` (ids) left out."""
+        keep = np.fromiter((n.id in allowed for n in self.notes), dtype=bool, count=len(self.notes))
+        return Ranked(self.notes, self.index_of, self.order[keep[self.order]], np.where(keep, self.best, -np.inf))
 
 
 class SemanticIndex(SettlesWithCooldown):
@@ -60,6 +66,8 @@ class SemanticIndex(SettlesWithCooldown):
         # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
         self.retry = RetryPolicy()
         self._cooldown = Cooldown()
+        self._probe_floors = ProbeFloors(embedder, cache_dir)
+        self._floor: tuple[int, NotebookFloor] | None = None  # (matrix version, this notebook's floors)
 
     # -- corpus --------------------------------------------------------------------------------
     def set_notes(self, notes: Sequence[Note]) -> None:
@@ -124,7 +132,9 @@ class SemanticIndex(SettlesWithCooldown):
         cache.save(keep=keep)
         with self._lock:
             self._ready_version = self._version
-        return self._settle(IndexState("ready", len(self._notes), len(self._notes)))
+        state = self._settle(IndexState("ready", len(self._notes), len(self._notes)))
+        self.floor()  # measured now, while the index is fresh, not on the first query
+        return state
 
     def start(self) -> None:
         """Build in a background thread (again, if edits arrived since the last build)."""
@@ -170,6 +180,29 @@ class SemanticIndex(SettlesWithCooldown):
         rank = (passage_best + heads @ query) / 2
         best[ready] = passage_best
         return Ranked(notes, index_of, ready[np.lexsort((ready, -rank))], best)
+
+    def floor(self) -> NotebookFloor:
+        """This notebook's floors (engines/notes/floor.py), measured on the passages embedded so far;
+        kept per index version and, once the index is complete, cached on disk with it."""
+        with self._lock:
+            self._refresh_matrix()
+            version, matrix = self._matrix_version, self._matrix
+            if self._floor is not None and self._floor[0] == version:
+                return self._floor[1]
+            complete = self._ready_version == self._version and not self._missing()
+            keys = [k for i in self._ready_notes.tolist() for k in self._keys[i]]
+        try:
+            floor = self._probe_floors.measure(matrix, keys, save=complete)
+        except Exception:  # noqa: BLE001 - a failed measurement leaves the embedder's floor, no weak guesses
+            try:
+                floor = unmeasured(self.embedder.info().floor)
+            except Exception:  # noqa: BLE001
+                floor = unmeasured(1.0)
+            return floor
+        with self._lock:
+            if self._matrix_version == version:
+                self._floor = (version, floor)
+        return floor
 
     # -- internals -----------------------------------------------------------------------------
     def _open_cache(self) -> VectorCache:

@@ -73,7 +73,8 @@ def waiting_chip(name: str, state: str) -> Text:
 
 
 def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, TierReport],
-                searching: bool, show_ms: FormatMs = format_ms, notices: Sequence[str] = ()) -> Text:
+                searching: bool, show_ms: FormatMs = format_ms, notices: Sequence[str] = (),
+                filters: str = "") -> Text:
     """The footer line(s): a chip per tier of the pane, then the answer's total, then one line per notice.
 
     ``live`` is what a tier is doing between answers (indexing progress, unavailable); it also
@@ -103,6 +104,10 @@ def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, 
     if answer is not None:
         line.append(SEPARATOR, style="dim")
         line.append(f"total {answer.total:,}", style="bold")
+    if filters:  # the filters the query's words were read as (notes: #tag, in:, after:, ...)
+        line.append(SEPARATOR, style="dim")
+        line.append("filters ", style="bold cyan")
+        line.append(one_line(filters))
     seen: set[str] = set()
     for notice in notices:
         said = one_line(str(notice))

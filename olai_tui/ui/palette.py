@@ -51,6 +51,10 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
         else:
             commands.append(Command(f"Turn the {tier} tier off for {name}", f"{name} answers without {tier}",
                                     partial(pane.toggle_tier, tier)))
+    suggest = getattr(pane.adapter, "filter_suggestions", None)
+    for token, why in (suggest() if suggest is not None else []):
+        commands.append(Command(f"Filter {name}: {token}", f"{why}; typed into the query (#tag, in:, path:, after:, before:)",
+                                partial(pane.add_filter, token)))
     commands += [
         Command("Compare tiers for the current query", f"each tier's rows side by side ({key('compare')})",
                 app.action_compare),

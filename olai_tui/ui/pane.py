@@ -281,8 +281,10 @@ class SearchPane(Widget):
         live = {name: report for name, report in self.live.items() if name not in self.switched_off}
         for name in self.switched_off:  # off here, even before the first answer says so
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
+        filters = getattr(self.adapter, "active_filters", None)
+        said = filters(self.answer) if filters is not None and self.answer is not None else ""
         self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
-                                                    self.footer_notices()))
+                                                    self.footer_notices(), said))
 
     def footer_notices(self) -> list[str]:
         """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
@@ -362,6 +364,14 @@ class SearchPane(Widget):
         copy_row(self, event.hit)
 
     def focus_search(self) -> None:
+        self.input.focus()
+
+    def add_filter(self, token: str) -> None:
+        """Put a filter (from the palette) in the query, once, and search again."""
+        words = self.input.value.split()
+        if token not in words:
+            self.input.value = " ".join([token, *words])
+        self.input.cursor_position = len(self.input.value)
         self.input.focus()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
@@ -26,10 +27,10 @@ MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
 PADDING = 2  # DataTable's cell padding: one cell each side
 
 
-def column_widths(width: int, tier: int = TIER, label: int = 0) -> tuple[int, int]:
+def column_widths(width: int, tier: int = TIER, label: int = 0, marker: int = MARKER) -> tuple[int, int]:
     """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
     (left out) when a title would get fewer than MIN_TITLE cells beside it."""
-    room = width - (MARKER + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
+    room = width - (marker + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
     if label:
         room -= label + PADDING
     where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
@@ -39,24 +40,29 @@ def column_widths(width: int, tier: int = TIER, label: int = 0) -> tuple[int, in
 
 
 def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None = None,
-              tier_width: int = TIER, label_width: int = 0) -> list[Text]:
+              tier_width: int = TIER, label_width: int = 0, marker_width: int = MARKER) -> list[Text]:
     resemblance = bool(hit.marker)
+    weak = hit.extras.get("strength") == "weak"  # a guess by meaning (≈?): the whole row dimmed
     view = view or plain_row(hit)
-    title = Text(one_line(view.title), no_wrap=True, overflow="ellipsis", end="")
+    title = Text(one_line(view.title), no_wrap=True, overflow="ellipsis", end="", style="dim" if weak else "")
     if view.detail:
         title.append("  " + one_line(view.detail), style="dim")
     if title.cell_len > title_width:
         title.truncate(max(title_width, 1), overflow="ellipsis")
     cells = [
-        cell(hit.marker or " ", MARKER, style="bold magenta" if resemblance else ""),
+        cell(hit.marker or " ", marker_width, style="dim magenta" if weak else "bold magenta" if resemblance else ""),
         title,
         tail_cell(view.where, where_width, style="dim"),
-        cell(view.tier, tier_width, style=view.tier_style),
-        Text(f"{hit.score:.3f}", justify="right", end=""),
+        cell(view.tier, tier_width, style="dim " + view.tier_style if weak else view.tier_style),
+        Text(f"{hit.score:.3f}", justify="right", end="", style="dim" if weak else ""),
     ]
     if label_width:
         cells.insert(4, cell(view.label, label_width, style=view.label_style))
     return cells if where_width else cells[:2] + cells[3:]
+
+
+def _wide_marker(hits: Sequence[Hit]) -> int:
+    return max([MARKER, *(cell_len(h.marker) for h in hits)])
 
 
 class ResultsTable(DataTable):
@@ -78,13 +84,15 @@ class ResultsTable(DataTable):
         self.view = view or plain_row  # what an engine's row says in each cell (adapters.RowView)
         self.hits: list[Hit] = []
         self._widths = (40, 24)
+        self.marker_width = MARKER  # 2 while a weak guess (≈?) is on screen
+        self._width = 0
 
     def on_mount(self) -> None:
         self._add_columns()
 
     def _add_columns(self) -> None:
         title, where = self._widths
-        self.add_column(" ", width=MARKER, key="marker")
+        self.add_column(" ", width=self.marker_width, key="marker")
         self.add_column("title", width=title, key="title")
         if where:  # a narrow terminal keeps the title readable and leaves the path to the preview
             self.add_column("where", width=where, key="where")
@@ -96,10 +104,11 @@ class ResultsTable(DataTable):
     def on_resize(self, event) -> None:
         self.fit(event.size.width)
 
-    def fit(self, width: int) -> None:
+    def fit(self, width: int, force: bool = False) -> None:
         """Lay the columns out for this width again (after a resize), keeping the rows and cursor."""
-        widths = column_widths(width, self.tier_width, self.label_width)
-        if widths == self._widths:
+        self._width = width
+        widths = column_widths(width, self.tier_width, self.label_width, self.marker_width)
+        if widths == self._widths and not force:
             return
         self._widths = widths
         row = self.cursor_row
@@ -112,17 +121,33 @@ class ResultsTable(DataTable):
     def replace(self, hits: Sequence[Hit]) -> None:
         self.hits = []
         self.clear()
+        if self.marker_width != MARKER and not _wide_marker(hits):
+            self._relayout(MARKER)
         self.append(hits)
 
     def append(self, hits: Sequence[Hit]) -> None:
         self.hits.extend(hits)
+        wide = _wide_marker(hits)
+        if wide > self.marker_width:  # a weak guess's "≈?" needs two cells: lay out again, rows and all
+            self._relayout(wide)
+            return
         self._add(hits)
+
+    def _relayout(self, marker: int) -> None:
+        self.marker_width = marker
+        if self._width:
+            self.fit(self._width, force=True)
+        else:
+            self.clear(columns=True)
+            self._add_columns()
+            self._add(self.hits)
 
     def _add(self, hits: Sequence[Hit]) -> None:
         if not hits:
             return
         title, where = self._widths
-        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width, self.label_width)
+        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width, self.label_width,
+                                 self.marker_width)
                        for hit in hits])
 
     @property
