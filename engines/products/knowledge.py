@@ -29,6 +29,9 @@ def default_knowledge_path() -> Path:
     beside = Path(__file__).resolve().parents[2] / "fixtures" / "products" / KNOWLEDGE_FILE
     if beside.is_file():
         return beside
+    packaged = Path(__file__).resolve().parents[1] / "fixtures" / "products" / KNOWLEDGE_FILE  # a wheel (setup.py)
+    if packaged.is_file():
+        return packaged
     return Path(sys.prefix) / "share" / "olai-tui" / "fixtures" / "products" / KNOWLEDGE_FILE
 
 
