@@ -63,6 +63,7 @@
             rapidfuzz
             httpx
             watchfiles
+            mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).
@@ -145,7 +146,13 @@
 
           # pyproject.toml pins llama-cpp-python==0.3.36 for pip users (the version whose embeddings
           # MODEL.md measured). nixpkgs builds its own pinned release of llama-cpp-python; accept it.
-          pythonRelaxDeps = [ "llama-cpp-python" ];
+          # mcp: pyproject asks for the 2.x SDK, which `olai-tui mcp` is written on; nixpkgs 25.05
+          # packages 1.x, whose low-level server differs. Relaxed so that the app builds and runs;
+          # `olai-tui mcp` under Nix needs mcp 2.x in the environment (NOTES-mcp.md).
+          pythonRelaxDeps = [
+            "llama-cpp-python"
+            "mcp"
+          ];
 
           # As for pip users, the wheel carries the model (engines/embed/model/) and the demo corpora
           # (engines/fixtures/, copied in by setup.py). Here the shipped GGUF is replaced by a link to
