@@ -1,17 +1,15 @@
 """The workbench: a tab per engine, each a search pane whose rows arrive tier by tier.
 
-``olai-tui`` opens it on the demo corpora (fixtures/), ``olai-tui notes|products|code PATH`` on yours
-with that pane selected. Panes: notes | products | code, each an adapter (olai_tui/ui/adapters.py)
-over one generic pane. Only the first pane's engine is opened before the first paint; the others
-open when their pane is first shown (or first searched from the palette).
+``olai-tui`` opens it on the demo corpora (fixtures/), ``olai-tui ENGINE PATH`` on yours with that
+pane selected. One pane per registered engine, each an adapter over one generic pane; the app is
+built by olai_tui/workbench.py (``build_workbench``). Only the first pane's engine is opened before
+the first paint; the others open when their pane is first shown (or first searched from the palette).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import sys
-from pathlib import Path
 from typing import Sequence
 
 from textual import on
@@ -21,7 +19,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from olai_tui.ui.adapters import PaneAdapter
 from olai_tui.ui.compare import CompareScreen
 from olai_tui.ui.footer import format_ms
-from olai_tui.ui.keys import DEFAULT_KEYS, KeyConfig, binding, load_keys
+from olai_tui.ui.keys import DEFAULT_KEYS, KeyConfig, binding
 from olai_tui.ui.opener import copy_row, open_row
 from olai_tui.ui.palette import WorkbenchCommands
 from olai_tui.ui.pane import LIMIT, SearchPane
@@ -53,6 +51,7 @@ class WorkbenchApp(App):
     def __init__(self, adapters: Sequence[PaneAdapter], keys: KeyConfig | None = None,
                  notices: Sequence[str] = (), freeze_after_paint: bool = False, start_pane: str | None = None) -> None:
         super().__init__()
+        self.watchers = None  # olai_tui/workbench.py's: every opened engine followed on disk
         self.start_pane = start_pane
         self.adapters = list(adapters)
         self.keys = keys if keys is not None else KeyConfig()
@@ -79,6 +78,13 @@ class WorkbenchApp(App):
             self.active_pane.focus_search()
         if self.freeze_after_paint:
             self.call_after_refresh(_freeze_startup_objects)
+
+    def shutdown(self) -> None:
+        """Stop following the corpora and close every engine (after ``run()`` returns)."""
+        if self.watchers is not None:
+            self.watchers.stop()
+        for adapter in self.adapters:
+            adapter.close()
 
     def key_for(self, key_id: str) -> str:
         """The first key bound to a binding id, as remapped in config.toml: for hints in the text."""
@@ -170,66 +176,3 @@ def _freeze_startup_objects() -> None:
     # 150-340 ms while the index built (2 shared cores); frozen, 40-110 ms.
     gc.collect()
     gc.freeze()
-
-
-def run_app(notes_corpus: Path | None = None, products_corpus: Path | None = None,
-            code_corpus: Path | None = None, pane: str = "notes") -> int:
-    """Open the workbench with ``pane`` selected; 0 on a normal quit, 2 (one line on stderr) for a bad corpus.
-
-    The selected pane's engine is opened now, so a bad corpus of yours is said before the app
-    starts; the others open when first shown (their default: the demo corpora under fixtures/).
-    """
-    from engines.notes.corpus import CorpusError
-    from engines.notes.engine import NotesEngine
-    from engines.notes.live import NotesWatcher
-    from olai_tui.paths import default_corpus
-    from olai_tui.ui.adapters import NotesAdapter, short_path
-    from olai_tui.ui.code_adapter import CodeAdapter
-    from olai_tui.ui.products_adapter import ProductsAdapter
-
-    notes_corpus = notes_corpus or default_corpus("notes")
-    products_corpus = products_corpus or default_corpus("products")
-    code_corpus = code_corpus or default_corpus("code")
-
-    def open_products():
-        from engines.products.engine import ProductsEngine
-        from engines.products.http_judge import judge_from_config
-
-        judge, _problem = judge_from_config()  # not configured: the rules judge, offline
-        return ProductsEngine(products_corpus, judge=judge)
-
-    def open_code():
-        from engines.code.engine import CodeEngine
-
-        return CodeEngine(code_corpus)
-
-    try:
-        engine = NotesEngine(notes_corpus)
-    except CorpusError as exc:
-        print(f"olai-tui: {exc}", file=sys.stderr)
-        return 2
-    notices = [f"skipped {problem}" for problem in engine.problems[:5]]
-    if len(engine.problems) > 5:
-        notices.append(f"skipped {len(engine.problems) - 5} more files (`olai-tui index notes` lists them all)")
-    products = ProductsAdapter(open_products, label=short_path(products_corpus))
-    code = CodeAdapter(open_code, label=short_path(code_corpus))
-    first = {"products": products, "code": code}.get(pane)
-    if first is not None:
-        try:
-            first.load()  # yours, named on the command line: a bad one is said now, in one line
-        except Exception as exc:  # noqa: BLE001 - CorpusError, CatalogueError, a malformed knowledge map
-            engine.close()
-            print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
-            return 2
-        notices += [f"skipped {problem}" for problem in getattr(first.engine, "problems", [])[:5]]
-    watcher = NotesWatcher(engine)
-    watcher.start()
-    adapters = [NotesAdapter(engine, label=short_path(notes_corpus)), products, code]
-    app = WorkbenchApp(adapters, load_keys(), notices, freeze_after_paint=True, start_pane=pane)
-    try:
-        app.run()
-    finally:
-        watcher.stop()
-        for adapter in adapters:
-            adapter.close()
-    return app.return_code or 0

@@ -13,7 +13,7 @@ import platform
 import sys
 from pathlib import Path
 
-from olai_tui.paths import default_corpus
+from engines.locations import demo_corpus as default_corpus
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
@@ -30,8 +30,9 @@ ROADMAP_QUERIES = [
 
 
 def shared_data() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    return Path(os.environ.get("OLAI_SHARED_DATA", here.parent / "shared" / "data"))
+    from engines.locations import shared_data as data
+
+    return data()
 
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:

@@ -7,16 +7,15 @@ on stderr naming the argument or path and the cause. Never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
+from engines import registry
+from engines.errors import BadInput
 from olai_tui.errors import UsageError, shown
-from olai_tui.paths import default_corpus
 
-ENGINES = ("notes", "code", "products")
-WORKBENCH = ("notes", "products", "code")  # `olai-tui ENGINE PATH`: the app on your corpus, that pane selected
+COMMANDS = ("search", "index", "eval", "bench", "mcp", "model")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,23 +27,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="olai-tui", description="A terminal search workbench: notes, products and code.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    for engine in WORKBENCH:
-        p = sub.add_parser(engine, help=f"open the workbench on your own {engine} corpus")
+    for spec in registry.specs():
+        if spec.name in COMMANDS:
+            continue  # an engine may not shadow a command
+        p = sub.add_parser(spec.name, help=f"open the workbench on your own corpus: {spec.summary}")
         p.add_argument("path")
 
     p = sub.add_parser("search", help="answer one query and print the envelope")
-    p.add_argument("engine", choices=ENGINES)
+    p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("query")
     p.add_argument("--corpus", help="a folder or file (default: the embedded demo)")
     p.add_argument("--limit", type=_positive_int, default=10)
     p.add_argument("--tiers", help="comma-separated tiers (notes: exact,words,semantic; code: lexical,embedding; products: exact,recall,judge)")
-    p.add_argument("--modules", help="code: installed modules to search, comma-separated (instead of --corpus)")
+    _engine_options(p)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
 
     p = sub.add_parser("index", help="build or refresh an engine's index, with a progress bar")
-    p.add_argument("engine", choices=ENGINES)
+    p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus")
-    p.add_argument("--modules", help="code: installed modules to index, comma-separated")
+    _engine_options(p)
     p.add_argument("--backend", choices=("memory", "milvus"), default="memory",
                    help="products: milvus publishes the catalogue to Milvus at --uri")
     p.add_argument("--uri", help="products: the Milvus to publish to (http://HOST:19530)")
@@ -53,19 +54,60 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--index-type", default="FLAT", help="products, milvus: the vector index (FLAT; HNSW on a cluster)")
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
-    p.add_argument("engine", choices=ENGINES)
+    p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--dataset", required=True)
     p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents (olai_tui/mcp)")
+    from olai_tui.mcp.server import add_arguments as mcp_arguments
+
+    mcp_arguments(p)
+
     p = sub.add_parser("bench", help="speed, memory and quality figures of an engine")
-    p.add_argument("engine", choices=ENGINES)
+    p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus", help="benchmark this corpus only")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="the demo notebook and the roadmap only (no Vaswani)")
     return parser
+
+
+def _engine_options(parser: argparse.ArgumentParser) -> None:
+    """Every option some engine declares, as --NAME; an engine that does not take one says so."""
+    seen: dict[str, list[str]] = {}
+    for spec in registry.specs():
+        for option in spec.options:
+            seen.setdefault(option.name, []).append(f"{spec.name}: {option.help}")
+    for name, helps in sorted(seen.items()):
+        parser.add_argument(f"--{name}", help="; ".join(helps))
+
+
+def _options(args: argparse.Namespace, engine: str) -> dict:
+    """The engine options given on the command line, read as the engine declares them."""
+    out = {}
+    for spec in registry.specs():
+        for option in spec.options:
+            value = getattr(args, option.name, None)
+            if value is None or option.name in out:
+                continue
+            if option.kind == "list":
+                items = [v.strip() for v in value.split(",") if v.strip()]
+                if not items:
+                    one = option.name.removesuffix("s")
+                    raise UsageError(f"--{option.name}: no {one} named (give NAME[,NAME...])")
+                value = items
+            out[option.name] = value
+    known = {o.name for o in registry.spec(engine).options}
+    for name in out:
+        if name not in known:
+            raise UsageError(f"--{name}: only the {_takers(name)} engine takes it, not {engine}")
+    return out
+
+
+def _takers(option: str) -> str:
+    return ", ".join(s.name for s in registry.specs() if any(o.name == option for o in s.options))
 
 
 def _positive_int(text: str) -> int:
@@ -82,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return _dispatch(args)
-    except UsageError as exc:
-        print(f"olai-tui: {exc}", file=sys.stderr)
+    except (UsageError, BadInput) as exc:
+        print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("olai-tui: interrupted", file=sys.stderr)
@@ -94,76 +136,66 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command is None or args.command in WORKBENCH:
-        from olai_tui.app import run_app
+    if args.command == "mcp":
+        from olai_tui.mcp.server import run
+
+        return run(args)
+    if args.command is None or args.command not in COMMANDS:
+        from olai_tui.workbench import run_app
 
         pane = args.command or "notes"
-        corpus = _corpus(getattr(args, "path", None), pane)
-        return run_app(**{f"{pane}_corpus": corpus}, pane=pane)
-    if args.command == "index" and args.engine != "products" and \
+        return run_app({pane: _corpus(getattr(args, "path", None), pane)}, pane=pane)
+    engine = getattr(args, "engine", None)
+    if engine is not None:
+        registry.spec(engine)  # UnknownEngine: exit 2, the known names listed
+    if args.command == "index" and engine != "products" and \
             (args.backend != "memory" or args.uri or args.rollback or args.status):
-        raise UsageError(f"--backend/--uri/--rollback/--status: only products publish to Milvus, not {args.engine}")
-    if args.command in ("search", "index", "bench") and args.engine == "products":
-        return _products_command(args)
-    if args.command in ("search", "index") and args.engine == "code":
-        return _code_command(args)
-    if getattr(args, "modules", None) is not None:
-        raise UsageError(f"--modules: only the code engine searches installed modules, not {args.engine}")
-    if args.command == "search":
-        from olai_tui.commands import search
+        raise UsageError(f"--backend/--uri/--rollback/--status: only products publish to Milvus, not {engine}")
+    if args.command == "index" and engine == "products" and \
+            (args.backend != "memory" or args.uri or args.rollback or args.status):
+        from olai_tui import commands_products
 
-        return search(args.engine, args.query, _corpus(args.corpus, args.engine), args.limit, args.tiers, args.json)
-    if args.command == "index":
-        from olai_tui.commands import index
+        corpus = _corpus(args.corpus, "products") or registry.spec("products").default_corpus()
+        return commands_products.index_products_milvus(corpus, args)
+    if args.command in ("search", "index"):
+        from olai_tui import commands
 
-        return index(args.engine, _corpus(args.corpus, args.engine))
+        options = _options(args, engine)
+        if options.get("modules") and args.corpus is not None:
+            raise UsageError("--modules and --corpus: give one or the other")
+        corpus = None if options.get("modules") else _corpus(args.corpus, engine)
+        if args.command == "index":
+            return commands.index(engine, corpus, **options)
+        return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, **options)
     if args.command == "eval":
         from olai_tui.evaluate import evaluate
 
-        return evaluate(args.engine, args.dataset, args.configs, args.split, args.fresh, args.json)
-    if args.command == "bench" and args.engine == "code":
-        from olai_tui.bench import bench_code
-
-        return bench_code(Path(args.corpus) if args.corpus else None, args.json, args.quick)
+        return evaluate(engine, args.dataset, args.configs, args.split, args.fresh, args.json)
     if args.command == "bench":
-        from olai_tui.bench import bench
-
-        return bench(args.engine, Path(args.corpus) if args.corpus else None, args.json, args.quick)
+        return _bench(engine, args)
     raise UsageError(f"unknown command {args.command!r}")
 
 
-def _products_command(args: argparse.Namespace) -> int:
-    from olai_tui import commands_products
+def _bench(engine: str, args: argparse.Namespace) -> int:
+    corpus = Path(args.corpus) if args.corpus else None
+    if engine == "products":
+        from olai_tui import commands_products
 
-    if getattr(args, "modules", None) is not None:
-        raise UsageError("--modules: only the code engine searches installed modules, not products")
-    if args.command == "search":
-        corpus = _corpus(args.corpus, "products")
-        return commands_products.search_products(args.query, corpus, args.limit, args.tiers, args.json)
-    if args.command == "index" and (args.backend != "memory" or args.uri or args.rollback or args.status):
-        return commands_products.index_products_milvus(_corpus(args.corpus, "products"), args)
-    if args.command == "index":
-        return commands_products.index_products(_corpus(args.corpus, "products"))
-    return commands_products.bench_products(Path(args.corpus) if args.corpus else None, args.json, args.quick)
+        return commands_products.bench_products(corpus, args.json, args.quick)
+    if engine == "code":
+        from olai_tui.bench import bench_code
 
+        return bench_code(corpus, args.json, args.quick)
+    if engine == "notes":
+        from olai_tui.bench import bench
 
-def _code_command(args: argparse.Namespace) -> int:
-    from olai_tui.commands import index_code, search_code
-
-    if args.modules is not None and args.corpus is not None:
-        raise UsageError("--modules and --corpus: give one or the other")
-    modules = [m.strip() for m in args.modules.split(",") if m.strip()] if args.modules is not None else []
-    if args.modules is not None and not modules:
-        raise UsageError("--modules: no module named (give NAME[,NAME...])")
-    corpus = None if modules else _corpus(args.corpus, "code")
-    if args.command == "index":
-        return index_code(corpus, modules)
-    return search_code(args.query, corpus, modules, args.limit, args.tiers, args.json)
+        return bench(engine, corpus, args.json, args.quick)
+    raise UsageError(f"bench: no benchmark for {engine} (benchmarks: code, notes, products)")
 
 
-def _corpus(path: str | None, engine: str) -> Path:
+def _corpus(path: str | None, engine: str) -> Path | None:
     if path is None:
-        return default_corpus(engine)
+        return None  # the engine's own default (its demo corpus)
     corpus = Path(path)
     if not corpus.exists():
         raise UsageError(f"{shown(path)}: no such file or directory")

@@ -1,4 +1,4 @@
-"""`olai-tui search` and `olai-tui index`: one engine call each, printed for people or as JSON."""
+"""`olai-tui search` and `olai-tui index` for any engine the registry lists: printed for people or as JSON."""
 
 from __future__ import annotations
 
@@ -7,51 +7,69 @@ import os
 import sys
 from pathlib import Path
 
-from engines.answer import Answer, collect
-from engines.notes.corpus import CorpusError
-from engines.notes.engine import NotesEngine, parse_tiers
+from engines.answer import Answer
+from engines.contract import Engine
+from engines.errors import BadInput
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 
-def open_notes(corpus: Path, wait_for_index: bool) -> NotesEngine:
+SKIPPED_SHOWN = 50  # each skipped file named; a catalogue with thousands of bad lines is summed up after 50
+
+
+def open_engine(name: str, corpus: Path | None, wait_for_index: bool, **options) -> Engine:
+    """The registry's engine ``name`` over ``corpus``; each skipped file or line named once on stderr."""
+    from engines import registry
+
     try:
-        engine = NotesEngine(corpus, wait_for_index=wait_for_index)
-    except CorpusError as exc:
-        raise UsageError(str(exc)) from None
-    for problem in engine.problems:  # each bad file named once; the good ones are still searched
+        engine = registry.open_engine(name, corpus, wait_for_index=wait_for_index, **options)
+    except BadInput as exc:
+        raise UsageError(" ".join(str(exc).split())) from None
+    skipped = list(engine.problems)
+    for problem in skipped[:SKIPPED_SHOWN]:  # the good files are still searched
         print(f"olai-tui: skipped {problem}", file=sys.stderr)
+    if len(skipped) > SKIPPED_SHOWN:
+        print(f"olai-tui: skipped {len(skipped) - SKIPPED_SHOWN} more ({len(skipped)} in all)", file=sys.stderr)
     return engine
 
 
-def search(engine_name: str, query: str, corpus: Path, limit: int, tiers: str | None, as_json: bool) -> int:
+def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers: str | None, as_json: bool,
+           **options) -> int:
+    engine = open_engine(engine_name, corpus, wait_for_index=True, **options)
     try:
-        wanted = parse_tiers(tiers)
-    except ValueError as exc:
-        raise UsageError(f"--tiers: {exc}") from None
-    engine = open_notes(corpus, wait_for_index=True)
-    answer = collect(engine_name, query, engine.search(query, limit=limit, tiers=wanted))
-    for notice in engine.semantic.notices() if engine._semantic is not None else []:
+        try:
+            answer = engine.collect(query, engine.search(query, limit=limit, tiers=tiers))
+        except ValueError as exc:  # an unknown tier, said before any work
+            raise UsageError(f"--tiers: {exc}") from None
+    finally:
+        engine.close()
+    for notice in engine.notices():  # the config's problems, what the search found out (a cache rebuilt)
         print(f"olai-tui: {notice}", file=sys.stderr)
     if as_json:
         json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        print_answer(answer)
+        RENDERERS.get(engine_name, print_answer)(answer)
     return 0
 
 
-def index(engine_name: str, corpus: Path) -> int:
-    engine = open_notes(corpus, wait_for_index=True)
-    progress = Progress(f"indexing {engine_name}")
-    state = engine.build_index(progress=progress)
-    for notice in engine.semantic.notices():
-        print(f"olai-tui: {notice}", file=sys.stderr)
-    if state.state == "ready":
-        progress.finish(f"{state.of:,} notes, {len(engine.semantic.embedded_texts):,} passages embedded now")
+def index(engine_name: str, corpus: Path | None, **options) -> int:
+    engine = open_engine(engine_name, corpus, wait_for_index=True, **options)
+    try:
+        progress = Progress(f"indexing {engine_name}")
+        state = engine.build_index(progress=progress)
+        for notice in engine.notices():
+            print(f"olai-tui: {notice}", file=sys.stderr)
+    finally:
+        engine.close()
+    if state is None:
+        progress.finish(f"{engine.describe()}: nothing to index")
         return 0
-    print(f"olai-tui: semantic index {state.state}: {state.reason}" + (f" (to enable: {state.enable})" if state.enable else ""),
-          file=sys.stderr)
+    if state.state == "ready":
+        progress.finish(engine.index_summary(state))
+        return 0
+    print(f"olai-tui: {engine_name} index {state.state}: {state.reason}"
+          + (f" (to enable: {state.enable})" if state.enable else ""), file=sys.stderr)
     return 1
 
 
@@ -80,53 +98,12 @@ def print_answer(answer: Answer, stream=None) -> None:
     print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
 
 
-# -- the code engine -----------------------------------------------------------------------------
-def open_code(corpus: Path | None, modules: list[str], wait_for_index: bool):
-    from engines.code.corpus import CorpusError as CodeCorpusError
-    from engines.code.engine import CodeEngine
+def _print_products(answer: Answer) -> None:
+    from olai_tui.commands_products import print_products
 
-    try:
-        engine = CodeEngine(corpus, modules=modules, wait_for_index=wait_for_index)
-    except CodeCorpusError as exc:
-        raise UsageError(str(exc)) from None
-    for problem in engine.problems:  # each bad file named once; the good ones are still searched
-        print(f"olai-tui: skipped {problem}", file=sys.stderr)
-    return engine
+    print_products(answer)
 
 
-def search_code(query: str, corpus: Path | None, modules: list[str], limit: int, tiers: str | None,
-                as_json: bool) -> int:
-    from engines.code.engine import parse_tiers as parse_code_tiers
-
-    try:
-        wanted = parse_code_tiers(tiers)
-    except ValueError as exc:
-        raise UsageError(f"--tiers: {exc}") from None
-    engine = open_code(corpus, modules, wait_for_index=True)
-    try:
-        answer = collect("code", query, engine.search(query, limit=limit, tiers=wanted))
-    finally:
-        engine.close()
-    notices = engine.notices + (engine.vectors.notices() if engine._vectors is not None else [])
-    for notice in notices:
-        print(f"olai-tui: {notice}", file=sys.stderr)
-    if as_json:
-        json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print_answer(answer)
-    return 0
-
-
-def index_code(corpus: Path | None, modules: list[str]) -> int:
-    engine = open_code(corpus, modules, wait_for_index=True)
-    progress = Progress("indexing code")
-    state = engine.build_index(progress=progress)
-    for notice in engine.vectors.notices():
-        print(f"olai-tui: {notice}", file=sys.stderr)
-    if state.state == "ready":
-        progress.finish(f"{state.of:,} symbols, {len(engine.vectors.embedded_texts):,} embedded now")
-        return 0
-    print(f"olai-tui: embedding index {state.state}: {state.reason}" + (f" (to enable: {state.enable})" if state.enable else ""),
-          file=sys.stderr)
-    return 1
+# How a person reads an answer on the terminal: an engine with a richer face than the plain rows
+# (products: the words as read, badges, "we do not sell that") names its printer here.
+RENDERERS = {"products": _print_products}

@@ -20,7 +20,8 @@ from textual.worker import WorkerCancelled
 from engines.embed.llama import LlamaEmbedder
 from engines.notes.engine import NotesEngine
 from olai_tui.app import WorkbenchApp
-from olai_tui.paths import default_corpus
+from olai_tui.workbench import build_workbench
+from engines.locations import demo_corpus as default_corpus
 from olai_tui.ui.adapters import NotesAdapter
 from olai_tui.ui.keys import KeyConfig
 
@@ -84,8 +85,10 @@ def notes_engine(cache_dir: Path, root: Path = DEMO, embedder=None) -> NotesEngi
     return NotesEngine(root, embedder=embedder or shared_embedder(), cache_dir=str(cache_dir))
 
 
-def workbench(*engines: NotesEngine, keys: KeyConfig | None = None, label: str = "fixtures/notes") -> SnapshotWorkbench:
-    return SnapshotWorkbench([NotesAdapter(engine, label=label) for engine in engines], keys)
+def workbench(engine: NotesEngine, keys: KeyConfig | None = None, label: str = "fixtures/notes") -> SnapshotWorkbench:
+    """The notes pane alone, built by the factory `olai-tui` uses (olai_tui/workbench.py)."""
+    return build_workbench(engines={"notes": engine}, labels={"notes": label}, keys=keys or KeyConfig(),
+                           app_class=SnapshotWorkbench, watch=False)
 
 
 async def settle(pilot: Pilot) -> None:
@@ -131,12 +134,7 @@ PRODUCTS_DEMO = default_corpus("products")
 def all_panes(notes: NotesEngine, products=None, code=None, start_pane: str | None = None) -> SnapshotWorkbench:
     """notes | products | code, as ``olai-tui`` opens them; products and code are engines or factories
     (a factory is called when its pane is first shown, as in the app)."""
-    from olai_tui.ui.code_adapter import CodeAdapter
-    from olai_tui.ui.products_adapter import ProductsAdapter
-
-    adapters = [NotesAdapter(notes, label="fixtures/notes")]
-    if products is not None:
-        adapters.append(ProductsAdapter(products, label="fixtures/products"))
-    if code is not None:
-        adapters.append(CodeAdapter(code, label="fixtures/code"))
-    return SnapshotWorkbench(adapters, start_pane=start_pane)
+    engines = {"notes": notes, "products": products, "code": code}
+    return build_workbench(engines={k: v for k, v in engines.items() if v is not None}, pane=start_pane,
+                           labels={"notes": "fixtures/notes", "products": "fixtures/products", "code": "fixtures/code"},
+                           keys=KeyConfig(), app_class=SnapshotWorkbench, watch=False)

@@ -13,7 +13,8 @@ import pytest
 from textual.app import App
 
 from engines.answer import TierReport, collect
-from olai_tui.app import WorkbenchApp, run_app
+from olai_tui.app import WorkbenchApp
+from olai_tui.workbench import run_app
 from olai_tui.ui.adapters import NotesAdapter, Target
 from olai_tui.ui.compare import CompareScreen, column_text, shared_ids
 from olai_tui.ui.footer import chip, footer_text
@@ -325,7 +326,7 @@ def test_compare_marks_the_rows_found_in_several_columns(engine):
 
 
 def test_run_app_on_a_missing_corpus_says_so_in_one_line(tmp_path, capsys):
-    assert run_app(tmp_path / "no-such-notebook") == 2
+    assert run_app({"notes": tmp_path / "no-such-notebook"}) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no-such-notebook" in err and "Traceback" not in err
 

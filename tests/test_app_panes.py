@@ -147,8 +147,10 @@ async def test_the_products_pane_shows_the_judged_order_with_badges_and_the_word
         assert [t.status for t in pane.answer.tiers if t.name != "vectors"] == ["empty", "answered", "answered"]
         summary = pane.query_one("#summary").render().plain
         assert "read 'laktoositon' as lactose-free" in summary and "lactose-free" in summary.splitlines()[0]
-        row = row_cells(pane.table.hits[0], 60, 20, pane.adapter.row(pane.table.hits[0]))
-        assert row[3].plain == "exact" and "1 l" in row[2].plain
+        row = [c.plain for c in row_cells(pane.table.hits[0], 60, 20, pane.adapter.row(pane.table.hits[0]), 8, 7)]
+        # the tier that found it and the judge's label, each in its own column: "exact" the label is
+        # never read as "exact" the tier
+        assert row[3] == "judge" and row[4] == "exact" and "1 l" in row[2]
     assert no_model.calls == []
 
 
@@ -176,23 +178,23 @@ def test_products_compare_columns_are_bm25_vectors_fused_smart(no_model):
 
 
 def test_the_command_line_opens_the_app_on_that_pane(monkeypatch):
-    from olai_tui import app as app_module
+    from olai_tui import workbench as app_module
     from olai_tui.cli import main
 
     seen = {}
-    monkeypatch.setattr(app_module, "run_app", lambda **kwargs: seen.update(kwargs) or 0)
+    monkeypatch.setattr(app_module, "run_app", lambda corpora, pane: seen.update(corpora=corpora, pane=pane) or 0)
     assert main(["code", str(CODE_DEMO)]) == 0
-    assert seen == {"code_corpus": CODE_DEMO, "pane": "code"}
+    assert seen == {"corpora": {"code": CODE_DEMO}, "pane": "code"}
     assert main(["products", str(PRODUCTS_DEMO)]) == 0
-    assert seen["pane"] == "products" and seen["products_corpus"] == PRODUCTS_DEMO
+    assert seen == {"corpora": {"products": PRODUCTS_DEMO}, "pane": "products"}
 
 
 def test_a_bad_corpus_of_yours_is_one_line_and_status_2(tmp_path, capsys):
-    from olai_tui.app import run_app
+    from olai_tui.workbench import run_app
 
     empty = tmp_path / "no-products"
     empty.mkdir()
-    assert run_app(products_corpus=empty, pane="products") == 2
+    assert run_app({"products": empty}, pane="products") == 2
     err = capsys.readouterr().err
     assert err.startswith("olai-tui: ") and err.count("\n") == 1 and "Traceback" not in err
 

@@ -6,7 +6,6 @@ text changed, nothing is written into the tree searched, and a tier that does no
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import threading
@@ -96,7 +95,7 @@ def test_both_tiers_run_with_sockets_blocked(tmp_path, monkeypatch):
     answer = ask(engine, "where do we throttle requests")
     assert {t.name: t.status for t in answer.tiers} == {LEXICAL: "answered", EMBEDDING: "answered"}
     assert attempts == []
-    assert any("never sends source" in n and "ignored" in n for n in engine.notices)
+    assert any("never sends source" in n and "ignored" in n for n in engine.notices())
 
 
 def test_an_edit_re_embeds_only_the_symbol_whose_text_changed(tmp_path, embedder):

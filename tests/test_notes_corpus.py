@@ -193,6 +193,9 @@ def interpreter_anyone_can_run() -> str | None:
 # stdin: the child needs no access to the checkout.
 LOAD_IN_CHILD = """
 import json, sys, types
+errors = types.ModuleType("engines.errors")  # the one project module corpus.py imports
+exec("class BadInput(Exception): pass", errors.__dict__)
+sys.modules["engines.errors"] = errors
 module = types.ModuleType("engines.notes.corpus")
 sys.modules[module.__name__] = module
 exec(compile(sys.stdin.read(), "corpus.py", "exec"), module.__dict__)

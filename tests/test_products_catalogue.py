@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engines.products.catalogue import CatalogueError, Quantity, load_catalogue, parse_quantity
+from engines.products.catalogue import CatalogueError, load_catalogue
+from engines.products.product import Quantity, parse_quantity
 from engines.products.knowledge import KnowledgeMap
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -149,9 +149,9 @@ def test_a_refused_connection_falls_back_to_the_fused_order(engine, tmp_path):
 
 def test_over_the_daily_cap_no_request_is_sent(engine, server, tmp_path):
     judge = make_judge(server.url, tmp_path, cap=1)
-    assert judge.judge(engine.read("milk"), engine.products[:3], 0.8)  # the one call the cap allows
+    assert judge.judge(engine.understand("milk"), engine.products[:3], 0.8)  # the one call the cap allows
     with pytest.raises(JudgeFailed, match="over the daily cap of 1"):
-        judge.judge(engine.read("milk"), engine.products[:3], 0.8)
+        judge.judge(engine.understand("milk"), engine.products[:3], 0.8)
     again = make_judge(server.url, tmp_path, cap=1)  # the count survives a restart
     a = judged(engine, again)
     assert a.extras["path"] == "fused" and "daily cap" in a.extras["reason"] and len(server.seen) == 1

@@ -88,7 +88,7 @@ def test_milvus_answers_the_same_first_product_as_memory_on_the_food_dev_request
 
 
 def _lists(engine, text):
-    request = engine.read(text)
+    request = engine.understand(text)
     found, backend, _ = engine.router.recall(engine, request, ("code", "lexical", "typo", "words", "kinds", "vectors"),
                                              engine.index.masks.allowed(request))
     ids = lambda positions: [engine.products[i].id for i in positions]  # noqa: E731

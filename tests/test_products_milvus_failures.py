@@ -17,7 +17,8 @@ pytest.importorskip("pymilvus", reason="the milvus extra: pip install -e '.[milv
 
 from engines.products.backends import publish as pub  # noqa: E402
 from engines.products.backends.local import LocalMilvus  # noqa: E402
-from engines.products.backends.router import Breaker, RecallSettings, router_for  # noqa: E402
+from engines.breaker import Breaker
+from engines.products.backends.router import RecallSettings, router_for  # noqa: E402
 from engines.products.engine import ProductsEngine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.products.catalogue import Quantity
+from engines.products.product import Quantity
 from engines.products.knowledge import KnowledgeMap
 from engines.products.request import RequestReader
 

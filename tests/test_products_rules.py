@@ -34,7 +34,7 @@ def product(**kw) -> Product:
 
 
 def test_a_declared_or_traced_allergen_or_no_data_breaks_an_avoid_rule(engine):
-    request = engine.read("oat drink without soy")
+    request = engine.understand("oat drink without soy")
     km = engine.knowledge
     assert judge_rules(product(), request, km).ok
     assert judge_rules(product(allergens=frozenset({"soy"})), request, km).broken == "declares soy"
@@ -45,15 +45,15 @@ def test_a_declared_or_traced_allergen_or_no_data_breaks_an_avoid_rule(engine):
 def test_a_whole_fresh_vegetable_is_free_of_what_it_is_not_by_its_nature(engine):
     km = engine.knowledge
     carrot = product(names={"en": "Carrots"}, kinds=("fresh_vegetables",), allergen_data=False, fresh=True)
-    verdict = judge_rules(carrot, engine.read("vegetables without soy"), km)
+    verdict = judge_rules(carrot, engine.understand("vegetables without soy"), km)
     assert verdict.ok and verdict.checks == [f"no soy: {NATURE}"]
     processed = product(names={"en": "Carrot salad"}, kinds=("fresh_vegetables",), allergen_data=False)
-    assert not judge_rules(processed, engine.read("vegetables without soy"), km).ok
+    assert not judge_rules(processed, engine.understand("vegetables without soy"), km).ok
 
 
 def test_claims_come_from_data_and_vegan_also_means_no_animal_allergens(engine):
     km = engine.knowledge
-    vegan = engine.read("vegan cookies")
+    vegan = engine.understand("vegan cookies")
     assert not judge_rules(product(), vegan, km).ok
     labelled = product(claims={"vegan": "label en:vegan"})
     assert judge_rules(labelled, vegan, km).checks == ["vegan: label en:vegan"]
@@ -64,7 +64,7 @@ def test_claims_come_from_data_and_vegan_also_means_no_animal_allergens(engine):
 def test_the_precomputed_masks_agree_with_the_rules_product_by_product(engine):
     for text in ["vegan jam", "oat drink without soy", "gluten-free pasta", "pähkinätön suklaa", "luomu maito",
                  "crackers utan gluten", "vegetarian burger", "laktoositon voi"]:
-        request = engine.read(text)
+        request = engine.understand(text)
         mask = engine.index.masks.allowed(request)
         by_rules = np.array([judge_rules(p, request, engine.knowledge).ok for p in engine.products])
         assert (mask == by_rules).all(), text
@@ -89,7 +89,7 @@ def test_no_answer_ever_holds_a_product_that_breaks_a_stated_rule_over_the_whole
     assert len(requests) >= 150
     checked = 0
     for food in requests:
-        request = engine.read(food.text)
+        request = engine.understand(food.text)
         for batch in engine.search(food.text, limit=20, sources=NO_VECTORS):
             for hit in batch.hits:
                 row = hit.to_json()

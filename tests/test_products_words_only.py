@@ -106,7 +106,7 @@ def test_a_partial_name_match_is_a_variant_only_when_its_data_holds_the_other_wo
 
 
 def test_two_words_a_product_writes_as_one_find_it_and_match_its_name(engine):
-    assert engine.index.joined(engine.read("smart watch").said) == ("smartwatch",)
+    assert engine.index.joined(engine.understand("smart watch").said) == ("smartwatch",)
     a = ask(engine, "smart watch")
     assert a.hits[0].id == "7" and a.hits[0].extras["label"] == "exact"
     assert {"lexical", "standard"} <= set(a.hits[0].extras["sources"])
@@ -131,7 +131,7 @@ def test_with_a_hard_rule_stated_a_product_lacking_the_words_is_still_dropped():
     e = ProductsEngine(FIXTURE)
     try:
         # "gluten-free" is a hard rule: recall finds gluten-free products, none is called "dog"
-        assert e.read("gluten-free dog").claims == ("gluten_free",)
+        assert e.understand("gluten-free dog").claims == ("gluten_free",)
         assert len(e.answer("gluten-free dog", sources=SOURCES_NO_VECTORS, tiers="exact,recall").hits) == 10
         a = ask(e, "gluten-free dog", limit=40)
         assert a.hits == [] and a.extras["flags"] == ["not_sold"]
@@ -142,11 +142,11 @@ def test_with_a_hard_rule_stated_a_product_lacking_the_words_is_still_dropped():
 def test_the_standard_leg_takes_no_part_where_the_map_names_a_kind():
     e = ProductsEngine(FIXTURE)
     try:
-        assert e.read("oat drink").kinds  # a kind: the kinds list holds the aisle
-        found = e.recall(e.read("oat drink"), SOURCES_NO_VECTORS)
+        assert e.understand("oat drink").kinds  # a kind: the kinds list holds the aisle
+        found = e.recall(e.understand("oat drink"), SOURCES_NO_VECTORS)
         assert found.lists["standard"]  # computed, and shown by explain
         assert not any("standard" in ranks for _, _, ranks in found.fused)
-        words_only = e.recall(e.read("dog food"), SOURCES_NO_VECTORS)
-        assert not e.read("dog food").kinds and any("standard" in ranks for _, _, ranks in words_only.fused)
+        words_only = e.recall(e.understand("dog food"), SOURCES_NO_VECTORS)
+        assert not e.understand("dog food").kinds and any("standard" in ranks for _, _, ranks in words_only.fused)
     finally:
         e.close()

@@ -10,6 +10,8 @@ else is indexed. Nothing is ever written into the tree.
 
 from __future__ import annotations
 
+from engines.errors import BadInput
+
 import io
 import os
 import stat
@@ -53,7 +55,7 @@ class CodeLoad:
     files: int
 
 
-class CorpusError(Exception):
+class CorpusError(BadInput):
     """The corpus itself cannot be read (one-line message naming it and why)."""
 
 

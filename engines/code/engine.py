@@ -27,6 +27,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
+                              read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
@@ -50,9 +52,13 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, DEFAULT_TIERS, ENGINE)
 
 
-class CodeEngine:
+class CodeEngine(Engine):
     name = ENGINE
     tiers = TIERS
+    default_tiers = DEFAULT_TIERS
+    evidence_tiers = (LEXICAL,)
+    model_tiers = (EMBEDDING,)
+    item_noun = "symbols"
 
     def __init__(self, root: str | os.PathLike | None = None, modules: Sequence[str] = (),
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
@@ -67,9 +73,9 @@ class CodeEngine:
             raise ValueError(f"unknown merge {merge!r} (choose from {', '.join(MERGES)})")
         self.merge = merge
         self.wait_for_index = wait_for_index
-        self.notices: list[str] = []
+        self._engine_notices: list[str] = []
         if remote_endpoint:
-            self.notices.append(f"the code pane never sends source anywhere: the configured endpoint "
+            self._engine_notices.append(f"the code pane never sends source anywhere: the configured endpoint "
                                 f"{remote_endpoint} is ignored here; the local model embeds")
         if symbols is not None:
             self.sources: list[CodeSource] = []
@@ -183,6 +189,56 @@ class CodeEngine:
     def close(self) -> None:
         if self._vectors is not None:
             self._vectors.stop()
+
+    # -- the engine contract (engines/contract.py) -----------------------------------------------
+    def index_summary(self, state) -> str:
+        return f"{state.of:,} symbols, {len(self.vectors.embedded_texts):,} embedded now"
+
+    def items(self) -> int:
+        return len(self._symbols)
+
+    @property
+    def corpus_label(self) -> str:
+        return self.label
+
+    def start(self) -> None:
+        """Nothing: the embedding tier is opt-in, its index starts when a search first asks for it."""
+
+    def watch(self) -> Watcher | None:
+        from engines.code.live import CodeWatcher
+
+        if not self.sources:
+            return None  # symbols handed in (a benchmark): nothing on disk to follow
+        watcher = CodeWatcher(self)
+        watcher.start()
+        return watcher
+
+    def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
+        if tier == EMBEDDING and self._vectors is not None and not recall_switched_off():
+            self._vectors.build()  # a tier's own ranking is its whole answer, not what is embedded so far
+        return ranked_by_search(self, tier, query, depth)
+
+    def read(self, item_id: str) -> Passage:
+        with self._lock:
+            symbols = self._symbols
+        symbol = next((s for s in symbols if s.id == item_id), None)
+        if symbol is None:
+            raise KeyError(item_id)
+        try:
+            text, cut = read_lines(symbol.path, symbol.line, symbol.end_line)
+        except OSError:
+            text, cut = symbol.source, False  # gone from disk since it was read: the lines as read
+        return Passage(symbol.id, symbol.title, symbol.where, text, symbol.path, symbol.line, symbol.end_line, cut,
+                       getattr(symbol, "language", "python"))
+
+    def status(self) -> EngineStatus:
+        state = self._vectors.state() if self._vectors is not None else None
+        tiers = [TierReport(LEXICAL, "answered", count=len(self._symbols)),
+                 model_tier_report(EMBEDDING, state, recall_switched_off(), asked=state is not None)]
+        return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
+
+    def notices(self) -> list[str]:
+        return list(self._engine_notices) + (self._vectors.notices() if self._vectors is not None else [])
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

@@ -25,7 +25,7 @@ CANDIDATES = 100
 
 
 def shared_cosqa():
-    from olai_tui.bench import shared_data
+    from engines.locations import shared_data
 
     return shared_data() / "code" / "cosqa"
 

@@ -37,8 +37,9 @@ DIGEST = 32
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "olai-tui"
+    from engines.locations import cache_root as root
+
+    return root()
 
 
 def text_key(text: str) -> bytes:

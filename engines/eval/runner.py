@@ -197,3 +197,15 @@ def _table(engine: str, dataset: str, split: str, requests: Sequence[Request],
         table.metrics[name] = metrics
     table.requests = list(per_request.values())
     return table
+
+
+def engine_configs(engine, depth: int = 100) -> dict[str, Callable[[], Ranker]]:
+    """Configurations any registered engine has through its contract alone: each tier's own ranking
+    (``rank``) and ``answer``, the engine's default search. An engine with no dataset-specific
+    configurations is evaluated with these."""
+    def tier(name: str) -> Callable[[], Ranker]:
+        return lambda: (lambda q: [r.id for r in engine.rank(name, q, depth)])
+
+    configs = {name: tier(name) for name in engine.tiers}
+    configs["answer"] = lambda: (lambda q: [h.id for h in engine.collect(q, engine.search(q, limit=depth)).hits])
+    return configs

@@ -8,6 +8,8 @@ one line naming the file (and line) for a missing dataset or a malformed line.
 
 from __future__ import annotations
 
+from engines.errors import BadInput
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -26,7 +28,7 @@ FOOD_COLUMNS = ("right_first", "in_top3", "recall", "dropped", "standin_as_match
                 "p90_ms")
 
 
-class DatasetError(Exception):
+class DatasetError(BadInput):
     """A dataset that cannot be read: the message is one line naming the file (and line)."""
 
 

@@ -7,6 +7,8 @@ CorpusError. Nothing is ever written.
 
 from __future__ import annotations
 
+from engines.errors import BadInput
+
 import errno
 import hashlib
 import json
@@ -65,7 +67,7 @@ class CorpusLoad:
     problems: list[Problem]
 
 
-class CorpusError(Exception):
+class CorpusError(BadInput):
     """The corpus root itself is missing, unreadable or not a folder or note file (one-line message)."""
 
 

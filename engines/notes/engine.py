@@ -34,6 +34,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
+                              ranked_by_search)
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
@@ -58,9 +60,13 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class NotesEngine:
+class NotesEngine(Engine):
     name = ENGINE
     tiers = TIERS
+    default_tiers = TIERS
+    evidence_tiers = (EXACT, WORDS)
+    model_tiers = (SEMANTIC,)
+    item_noun = "notes"
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
                  cache_dir: str | None = None, wait_for_index: bool = False,
@@ -154,6 +160,55 @@ class NotesEngine:
     def close(self) -> None:
         if self._semantic is not None:
             self._semantic.stop()
+
+    # -- the engine contract (engines/contract.py) -----------------------------------------------
+    def index_summary(self, state) -> str:
+        return f"{state.of:,} notes, {len(self.semantic.embedded_texts):,} passages embedded now"
+
+    def items(self) -> int:
+        return len(self._notes)
+
+    @property
+    def corpus_label(self) -> str:
+        return str(self.root)
+
+    def start(self) -> None:
+        if not recall_switched_off():
+            self.start_indexing()
+
+    def watch(self) -> Watcher | None:
+        from engines.notes.live import NotesWatcher
+
+        if not self.root.exists():
+            return None  # a test collection read into memory: nothing on disk to follow
+        watcher = NotesWatcher(self)
+        watcher.start()
+        return watcher
+
+    def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
+        return ranked_by_search(self, tier, query, depth)
+
+    def read(self, item_id: str) -> Passage:
+        with self._lock:
+            notes = self._notes
+        note = next((n for n in notes if n.id == item_id), None)
+        if note is None:
+            raise KeyError(item_id)
+        text, cut = bounded(note.title + "\n\n" + note.body)
+        line = note.where.rpartition(":")[2]
+        start = int(line) if line.isdigit() else 1
+        return Passage(note.id, note.title, note.where, text, note.path, start, None, cut)
+
+    def status(self) -> EngineStatus:
+        tiers = [TierReport(EXACT, "answered", count=len(self._notes)),
+                 TierReport(WORDS, "answered", count=len(self._notes)) if not recall_switched_off()
+                 else TierReport(WORDS, "off", enable="unset OLAI_RECALL"),
+                 model_tier_report(SEMANTIC, self._semantic.state() if self._semantic is not None else None,
+                                   recall_switched_off())]
+        return EngineStatus(self.name, str(self.root), len(self._notes), tiers, self.notices())
+
+    def notices(self) -> list[str]:
+        return list(self._semantic.notices()) if self._semantic is not None else []
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

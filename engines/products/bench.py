@@ -53,11 +53,11 @@ def measure(corpus: Path, queries: list[str], progress: Callable[[str], None] | 
         return out
     recall_ms: list[float] = []
     judge_ms: list[float] = []
-    engine.recall(engine.read(queries[0]))  # warm: the query context, numpy, rapidfuzz
+    engine.recall(engine.understand(queries[0]))  # warm: the query context, numpy, rapidfuzz
     for _ in range(REPEATS):
         for text in queries:
             t = time.perf_counter()
-            request = engine.read(text)
+            request = engine.understand(text)
             found = engine.recall(request)
             recall_ms.append((time.perf_counter() - t) * 1000)
             pool = [engine.products[pos] for pos, _, _ in found.fused[:JUDGE_POOL]]

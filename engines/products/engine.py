@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect
+from engines.contract import Engine, EngineStatus, Passage, Ranked, bounded, model_tier_report, ranked_by_search
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder
-from engines.lexical import fold
+from engines.lexical import fold, top_of
+from engines.products.knowledge import words
+from engines.products.vocabulary import STOPWORDS
 from engines.products.backends.router import memory_router
 from engines.products.catalogue import Catalogue, CatalogueError, Product, load_catalogue
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
@@ -36,6 +39,9 @@ EXACT, RECALL, JUDGE = "exact", "recall", "judge"
 TIERS = (EXACT, RECALL, JUDGE)
 JUDGE_POOL = 40  # fused candidates the judge sees; the rules judge labels 40 in ~0.3 ms
 JUDGE_DEADLINE_S = 0.8
+# What a standard setup ships, as rankings beside the tiers (no rules, no judge, no not-sold answer):
+# the evaluation's baselines and the compare screen's columns read them through rank().
+BASELINES = ("bm25", "knn", "hybrid_rrf")
 
 
 
@@ -44,9 +50,17 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class ProductsEngine:
+class ProductsEngine(Engine):
     name = ENGINE
     tiers = TIERS
+    default_tiers = TIERS
+    evidence_tiers = (EXACT,)
+    # No tier is a model alone: recall's vectors source is (recall answers without it, OLAI_RECALL=off
+    # turns it off), and the judge is the offline rules judge unless an HTTP one is configured.
+    model_tiers = ()
+    item_noun = "products"
+    rankings = TIERS + BASELINES
+    reorders = True  # the judge relabels and reorders what recall found; the answer's path says so
 
     def __init__(self, corpus: str | os.PathLike | None = None, *, catalogue: Catalogue | None = None,
                  knowledge: KnowledgeMap | None = None, embedder: Embedder | None = None,
@@ -72,6 +86,7 @@ class ProductsEngine:
         self._vectors: ProductVectors | None = None
         self._lock = threading.Lock()
         self._names: dict[str, list[int]] | None = None  # folded name -> positions (_by_name)
+        self.config_notices: list[str] = []
         self.router = recall_router or memory_router()
         self._by_name()
 
@@ -106,8 +121,95 @@ class ProductsEngine:
         if closer is not None:
             closer()
 
+    # -- the engine contract (engines/contract.py) -----------------------------------------------
+    def index_summary(self, state) -> str:
+        return f"{state.of:,} products, {len(self.vectors.embedded_texts):,} embedded now"
+
+    def items(self) -> int:
+        return len(self.products)
+
+    @property
+    def corpus_label(self) -> str:
+        return self.scope
+
+    def start(self) -> None:
+        if not recall_switched_off():
+            self.start_indexing()
+
+    def check_tier(self, tier: str) -> None:
+        if tier not in self.rankings:
+            raise ValueError(f"unknown ranking {tier!r} for products (choose from {', '.join(self.rankings)})")
+
+    def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
+        """A tier's own ranking (judge: the judge's order of recall's pool), or a baseline: ``bm25`` (any
+        word over names, brand and description), ``knn`` (vectors alone), ``hybrid_rrf`` (the two top
+        100s fused, k = 60): no rules, no judge."""
+        self.check_tier(tier)
+        if tier == JUDGE:
+            answer = self.answer(query, limit=depth, tiers=(RECALL, JUDGE))
+            return [Ranked(h.id, float(h.score)) for h in answer.hits]
+        if tier in TIERS:
+            return ranked_by_search(self, tier, query, depth)
+        if tier == "hybrid_rrf":
+            from engines.fusion import rrf
+
+            legs = {name: [r.id for r in self.rank(name, query, 100)] for name in ("bm25", "knn")}
+            return [Ranked(doc, score) for doc, score, _ in rrf(legs, k=60)][:depth]
+        scores = self.baseline_scores(tier, query)
+        floor = 0.0 if tier == "bm25" else -1.0  # bm25: a product holding none of the words is no answer
+        return [Ranked(self.products[i].id, float(scores[i])) for i, _ in top_of(scores - floor, depth)]
+
+    def baseline_scores(self, name: str, query: str):
+        """One score per product: plain BM25 over the words said, or the cosine to the query (-1 where
+        a product has no vector). The vectors are built first: a baseline ranks the whole catalogue."""
+        import numpy as np
+
+        if name == "bm25":
+            return self.index.bm25.scores([w for w in words(query) if w not in STOPWORDS])
+        vectors = self.vectors
+        vectors.build()
+        rows, cosine = vectors.cosines(vectors.embedder.embed([query], "query")[0])
+        out = np.full(len(self.products), -1.0, np.float32)
+        out[rows] = cosine
+        return out
+
+    def read(self, item_id: str) -> Passage:
+        product = self.products[self.catalogue.by_id[item_id]]  # KeyError: not in the catalogue
+        lines = [product.title]
+        lines += [f"{label}: {value}" for label, value in (
+            ("brand", product.brand), ("quantity", str(product.quantity) if product.quantity else product.quantity_text),
+            ("kind", ", ".join(product.kinds)), ("claims", ", ".join(CLAIMS.get(c, c) for c in product.claims)),
+            ("allergens", ", ".join(sorted(ALLERGENS.get(a, a) for a in product.allergens))),
+            ("may contain", ", ".join(sorted(ALLERGENS.get(a, a) for a in product.traces))),
+            ("codes", ", ".join(product.codes)), ("description", product.description),
+            ("ingredients", product.ingredients)) if value]
+        text, cut = bounded("\n".join(lines))
+        path, _, line = (product.source or "").rpartition(":")
+        return Passage(product.id, product.title, product.source or product.id, text, path or None,
+                       int(line) if line.isdigit() else None, int(line) if line.isdigit() else None, cut)
+
+    def status(self) -> EngineStatus:
+        off = recall_switched_off()
+        state = self._vectors.state() if self._vectors is not None else None
+        vectors = model_tier_report("vectors", state, off)
+        recall = TierReport(RECALL, "answered", count=len(self.products),
+                            reason=None if vectors.status == "answered" else
+                            f"the vectors source: {vectors.status}" + (f" ({vectors.reason})" if vectors.reason else ""))
+        judge = TierReport(JUDGE, "answered", reason=f"the {self.judge.name} judge")
+        tiers = [TierReport(EXACT, "answered", count=len(self.products)), recall, judge]
+        if vectors.status == "indexing":
+            recall.status, recall.done, recall.of = "indexing", vectors.done, vectors.of
+        return EngineStatus(self.name, self.scope, len(self.products), tiers, self.notices())
+
+    def notices(self) -> list[str]:
+        return list(self.config_notices)
+
     # -- searching -------------------------------------------------------------------------------
-    def read(self, query: str) -> Request:
+    def collect(self, query: str, batches) -> Answer:
+        return collect_products(query, batches)
+
+    def understand(self, query: str) -> Request:
+        """The request as read from the words: kinds, claims, allergens to avoid, uses, brand, size."""
         return self.reader.read(query)
 
     def recall(self, request: Request, sources: Sequence[str] = SOURCES) -> Recall:
@@ -118,7 +220,7 @@ class ProductsEngine:
                sources: Sequence[str] = SOURCES) -> Iterator[Batch]:
         wanted = parse_tiers(tiers)
         started = time.perf_counter()
-        request = self.read(query)
+        request = self.understand(query)
         understood = {"understood": request.understood()}
         allowed = self.index.masks.allowed(request)
         if EXACT in wanted:
@@ -249,7 +351,7 @@ class ProductsEngine:
 
     def explain(self, query: str, k: int = 10, sources: Sequence[str] = SOURCES) -> dict:
         """Each source's own list (product ids, best first) and the fused one: why a row is there."""
-        request = self.read(query)
+        request = self.understand(query)
         found = self.index.recall(request, self.vectors if self._vectors_on(sources) else None, tuple(sources))
         ids = lambda positions: [self.products[i].id for i in positions[:k]]  # noqa: E731
         return {"understood": request.understood(), "status": found.status, "ms": found.ms,
@@ -259,6 +361,24 @@ class ProductsEngine:
     def answer(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None,
                sources: Sequence[str] = SOURCES) -> Answer:
         return collect_products(query, self.search(query, limit, tiers, sources))
+
+
+def open_configured(corpus: Path, wait_for_index: bool = False) -> ProductsEngine:
+    """The engine as config.toml sets it up: the HTTP judge where one is configured (else the rules
+    judge, offline) and recall's backend; a problem with the config is a notice, never a stop."""
+    from engines.products.backends.router import router_from_config
+    from engines.products.http_judge import judge_from_config
+
+    judge, judge_problem = judge_from_config()
+    try:
+        engine = ProductsEngine(corpus, judge=judge, wait_for_index=wait_for_index)
+    except (OSError, ValueError) as exc:  # the knowledge map beside a catalogue is unreadable or malformed
+        if isinstance(exc, CatalogueError):
+            raise
+        raise CatalogueError(f"{corpus}: {exc}") from None
+    engine.router, router_problem = router_from_config(engine)
+    engine.config_notices = [p for p in (judge_problem, router_problem) if p]
+    return engine
 
 
 def collect_products(query: str, batches: Iterable[Batch]) -> Answer:

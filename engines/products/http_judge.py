@@ -16,7 +16,7 @@ One request carries the words and the candidates; the answer is a JSON object (a
 JSON schema) labelling each candidate. A request still unanswered at 450 ms is sent once more
 (hedged); whichever answers first within 800 ms wins. Late, refused, an HTTP error, malformed JSON,
 over the daily cap: ``JudgeFailed`` with the reason, and the engine answers with the fused order.
-Repeated failures open a breaker (``breaker.py``): no call for a while, then one probe; a 429's
+Repeated failures open a breaker (engines/breaker.py): no call for a while, then one probe; a 429's
 Retry-After is obeyed the same way. An answer over ``MAX_ANSWER_BYTES``, or one still trickling in at
 the deadline, is dropped unread.
 """
@@ -30,13 +30,13 @@ import os
 import socket
 import threading
 import time
-import tomllib
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
-from engines.products.breaker import Breaker
+from engines.breaker import Breaker
 from engines.products.catalogue import Product
 from engines.products.judge import LABELS, JudgeFailed, Judgement
 from engines.products.request import Request
@@ -63,21 +63,22 @@ SCHEMA = {
 }
 
 
-def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "olai-tui" / "config.toml"
+def _httpx():
+    """httpx, imported when a judge is first made: importing it loads rich (its command line's), which
+    the engines never load otherwise (tests/test_import_graph.py)."""
+    import httpx
+
+    return httpx
 
 
 def judge_from_config(path: Path | None = None) -> tuple["HttpJudge | None", str | None]:
     """(the configured HTTP judge or None, a one-line problem with the config or None)."""
-    path = path or config_path()
-    if not path.is_file():
-        return None, None
-    try:
-        with open(path, "rb") as handle:
-            section = tomllib.load(handle).get("products", {}).get("judge")
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        return None, f"{path}: {exc}; the rules judge answers"
+    from engines.settings import read_config
+
+    config = read_config(path)
+    if config.problem:
+        return None, f"{config.path}: {config.problem}; the rules judge answers"
+    path, section = config.path, config.section("products", "judge")
     if not section:
         return None, None
     if not isinstance(section, dict) or not section.get("url") or not section.get("model"):
@@ -136,12 +137,13 @@ class HttpJudge:
         self.deadline_s = deadline_s
         self.daily_cap = daily_cap
         if ledger_dir is None:
-            base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-            ledger_dir = Path(base) / "olai-tui"
+            from engines.locations import cache_root
+
+            ledger_dir = cache_root()
         self.ledger = CallLedger(ledger_dir)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         # a pool kept warm: the second request of a session skips the TCP (and TLS) handshake
-        self.client = httpx.Client(headers=headers, limits=httpx.Limits(max_keepalive_connections=4,
+        self.client = _httpx().Client(headers=headers, limits=_httpx().Limits(max_keepalive_connections=4,
                                                                        keepalive_expiry=60.0))
         self.pool = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="olai-judge")
         self.sent = 0  # requests sent by this judge (a hedge counts as one more)
@@ -216,13 +218,13 @@ class HttpJudge:
                         return f"answer over {MAX_ANSWER_BYTES // 1024} KB from {self.url}: dropped unread"
                     if time.monotonic() - started > timeout_s:
                         return f"late: the answer was still trickling in after {int(timeout_s * 1000)} ms"
-        except httpx.ConnectError as exc:
+        except _httpx().ConnectError as exc:
             if _lookup_failed(exc):
-                return f"no address for {httpx.URL(self.url).host}: the name lookup failed"
+                return f"no address for {_httpx().URL(self.url).host}: the name lookup failed"
             return f"refused: {self.url} ({exc.__class__.__name__})"
-        except httpx.TimeoutException as exc:
+        except _httpx().TimeoutException as exc:
             return f"late: no answer within {int(timeout_s * 1000)} ms ({exc.__class__.__name__})"
-        except httpx.HTTPError as exc:
+        except _httpx().HTTPError as exc:
             return f"failed: {exc.__class__.__name__}: {exc}"
         try:
             content = json.loads(bytes(data))["choices"][0]["message"]["content"]

@@ -11,7 +11,7 @@ import json
 import zipfile
 from pathlib import Path
 
-from engines.products.catalogue import Problem, Product, parse_quantity
+from engines.products.product import Problem, Product, parse_quantity
 
 
 def read_icecat(path: Path) -> tuple[list[Product], list[Problem]]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
-from engines.products.catalogue import MULTIPACK, SINGLE, Quantity, parse_quantity
+from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.vocabulary import (ALLERGENS, AVOID_ALSO, AVOID_STEMS, AVOID_WORDS, CLAIM_WORDS, CLAIMS,
                                          FREE_SUFFIXES, STOPWORDS, WITHOUT_WORDS)

@@ -54,6 +54,8 @@ class RowView:
     tier: str
     detail: str = ""
     tier_style: str = ""
+    label: str = ""  # a judge's label (products: exact, variant, standin), in a column of its own
+    label_style: str = ""
 
 
 def plain_row(hit: Hit) -> RowView:
@@ -146,8 +148,7 @@ class NotesAdapter:
 
     def notices(self) -> list[str]:
         """The vector cache's notices (discarded and rebuilt, running without persistence), once each."""
-        semantic = getattr(self.engine, "_semantic", None)
-        return list(semantic.notices()) if semantic is not None else []
+        return self.engine.notices()
 
     def rebuild(self) -> str:
         self.engine.reload()

@@ -77,11 +77,7 @@ class CodeAdapter:
 
     def notices(self) -> list[str]:
         """The engine's notices (an endpoint ignored) and its vector cache's (discarded, not persisted)."""
-        if not self._engine.made:
-            return []
-        engine = self.engine
-        vectors = getattr(engine, "_vectors", None)
-        return list(getattr(engine, "notices", []) or []) + (list(vectors.notices()) if vectors is not None else [])
+        return self.engine.notices() if self._engine.made else []
 
     def rebuild(self) -> str:
         engine = self.engine

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual import work
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -22,19 +21,10 @@ from engines.answer import Answer, Batch, TierReport
 from olai_tui.ui.adapters import Column, PaneAdapter, compare_search
 from olai_tui.ui.footer import chip, format_ms
 from olai_tui.ui.keys import binding
+from olai_tui.ui.columns import side_by_side
 from olai_tui.ui.text import one_line
 
 SHARED = "◆"
-
-
-def side_by_side(count: int):
-    """``count`` columns, each a head over scrolling rows (#head-i, #rows-i): compose them with ``yield from``."""
-    with Horizontal(id="columns"):
-        for i in range(count):
-            with Vertical(classes="column", id=f"column-{i}"):
-                yield Static(classes="head", id=f"head-{i}")
-                with VerticalScroll(classes="rows", id=f"scroll-{i}"):
-                    yield Static(id=f"rows-{i}")
 
 
 @dataclass

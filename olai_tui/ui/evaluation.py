@@ -28,7 +28,7 @@ from textual.worker import get_current_worker
 from engines.eval.runner import Table
 from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, default_configs, open_suite
 from olai_tui.evaluate import cell
-from olai_tui.ui.compare import side_by_side
+from olai_tui.ui.columns import side_by_side
 from olai_tui.ui.footer import format_ms
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line

@@ -12,8 +12,6 @@ keys and says what was wrong.
 
 from __future__ import annotations
 
-import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,24 +45,15 @@ class KeyConfig:
     warnings: list[str] = field(default_factory=list)
 
 
-def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "olai-tui" / "config.toml"
-
-
 def load_keys(path: Path | None = None) -> KeyConfig:
     """The `[keys]` remapping from config.toml; a missing file is no remapping, a bad one a warning."""
-    path = path or config_path()
-    try:
-        with open(path, "rb") as fh:
-            config = tomllib.load(fh)
-    except FileNotFoundError:
-        return KeyConfig()
-    except (OSError, UnicodeDecodeError) as exc:
-        return KeyConfig(warnings=[f"{path}: unreadable ({exc.__class__.__name__}); using the default keys"])
-    except tomllib.TOMLDecodeError as exc:
-        return KeyConfig(warnings=[f"{path}: not valid TOML ({exc}); using the default keys"])
-    keys = config.get("keys", {})
+    from engines.settings import read_config
+
+    config = read_config(path)
+    path = config.path
+    if config.problem:
+        return KeyConfig(warnings=[f"{path}: {config.problem}; using the default keys"])
+    keys = config.data.get("keys", {})
     if not isinstance(keys, dict):
         return KeyConfig(warnings=[f"{path}: [keys] must be a table of id = \"key\"; using the default keys"])
     out = KeyConfig()

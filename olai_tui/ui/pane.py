@@ -100,7 +100,8 @@ class SearchPane(Widget):
         yield SearchInput(placeholder=self._placeholder(), id="query")
         yield Static(id="summary")
         with Horizontal(id="body"):
-            yield ResultsTable(view=getattr(self.adapter, "row", None), tiers=self.adapter.tiers, id="results")
+            yield ResultsTable(view=getattr(self.adapter, "row", None), tiers=self.adapter.tiers,
+                               labels=getattr(self.adapter, "labels", False), id="results")
             with VerticalScroll(id="preview"):
                 yield Static(self._welcome(), id="preview-text")
         yield TierFooter(id="tiers")

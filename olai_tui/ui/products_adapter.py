@@ -34,6 +34,7 @@ class ProductsAdapter:
     name = "products"
     tiers = (EXACT, RECALL, VECTORS, JUDGE)
     default_off = (VECTORS,)  # the model: only when asked for
+    labels = True  # the judge's label in a column of its own, beside the tier that found the row
 
     def __init__(self, engine: ProductsEngine | Callable[[], ProductsEngine], label: str,
                  router_from_config: bool = True) -> None:
@@ -174,9 +175,8 @@ class ProductsAdapter:
         label = hit.extras.get("label")
         kind = (hit.extras.get("kind") or "").replace("_", " ")  # plant_drink: the map's id, said as words
         facts = " · ".join(str(x) for x in (kind, hit.extras.get("quantity")) if x)
-        if label:
-            return RowView(hit.title or hit.id, facts, label, tier_style=BADGE_STYLE.get(label, ""))
-        return RowView(hit.title or hit.id, facts, hit.tier, tier_style="italic" if hit.marker else "")
+        return RowView(hit.title or hit.id, facts, hit.tier, tier_style="italic" if hit.marker else "",
+                       label=label or "", label_style=BADGE_STYLE.get(label, "") if label else "")
 
     def summary(self, answer: Answer) -> Text | None:
         """How the words were read, and what the answer must tell the buyer."""
@@ -267,14 +267,12 @@ class ProductsAdapter:
 
     def compare_search(self, column: Column, query: str, limit: int) -> Iterator[Batch]:
         """BM25 alone, vectors alone, the two fused by RRF (a standard hybrid setup: no rules, no judge),
-        and smart search as the pane runs it with every tier on; the ranking of engines/eval/food/run.py."""
+        and smart search as the pane runs it with every tier on: the engine's ``rank`` baselines, which the
+        food evaluation scores too."""
         if column.label == "smart":
             yield from self.search(query, limit, self.tiers)
             return
-        from engines.eval.food.run import Configs  # the evaluation's own baselines, so the figures agree
-
         engine = self.engine
-        runner = Configs(engine)
         started = time.perf_counter()
         name = {"BM25": "bm25", "vectors": "knn", "fused": "hybrid_rrf"}[column.label]
         if name != "bm25":
@@ -283,16 +281,11 @@ class ProductsAdapter:
             if state.state in ("unavailable", "failed"):
                 yield Batch([], [TierReport(VECTORS, state.state, reason=state.reason, enable=state.enable)])
                 return
-        ranked, _, _ = runner.run(name, query)
-        scores = runner._bm25(query) if name == "bm25" else runner._knn(query) if name == "knn" else None
         hits = []
-        for rank, position in enumerate(ranked[:limit], start=1):
-            product = engine.products[position]
-            score = float(scores[position]) if scores is not None else 1.0 / (60 + rank)
-            if name == "bm25" and score <= 0:
-                break
+        for ranked in engine.rank(name, query, limit):  # the engine's own baselines: the evaluation's too
+            product = engine.products[engine.catalogue.by_id[ranked.id]]
             hits.append(Hit(product.id, product.title, product.source or product.id, column.tiers[-1],
-                            round(score, 4), RESEMBLANCE if name == "knn" else "",
+                            round(ranked.score, 4), RESEMBLANCE if name == "knn" else "",
                             {"kind": product.kinds[0] if product.kinds else None}))
         ms = round((time.perf_counter() - started) * 1000, 3)
         reports = [TierReport(t, "answered" if hits else "empty", ms, len(hits)) for t in column.tiers]

@@ -20,15 +20,18 @@ from olai_tui.ui.keys import binding
 from olai_tui.ui.text import cell, one_line, tail_cell
 
 MARKER, TIER, SCORE = 1, 8, 6  # "≈"; "semantic"; "0.428" and "3.000" under the header "score"
+LABEL = 7  # "variant", "standin": the judge's label, never in the tier's column (the tier "exact" is not the label)
 WHERE_SHARE = 0.35  # of what is left after the fixed columns: titles say more than paths
 MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
 PADDING = 2  # DataTable's cell padding: one cell each side
 
 
-def column_widths(width: int, tier: int = TIER) -> tuple[int, int]:
+def column_widths(width: int, tier: int = TIER, label: int = 0) -> tuple[int, int]:
     """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
     (left out) when a title would get fewer than MIN_TITLE cells beside it."""
     room = width - (MARKER + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
+    if label:
+        room -= label + PADDING
     where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
     if room - where - PADDING < MIN_TITLE:
         return max(MIN_TITLE // 2, room), 0
@@ -36,7 +39,7 @@ def column_widths(width: int, tier: int = TIER) -> tuple[int, int]:
 
 
 def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None = None,
-              tier_width: int = TIER) -> list[Text]:
+              tier_width: int = TIER, label_width: int = 0) -> list[Text]:
     resemblance = bool(hit.marker)
     view = view or plain_row(hit)
     title = Text(one_line(view.title), no_wrap=True, overflow="ellipsis", end="")
@@ -51,6 +54,8 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
         cell(view.tier, tier_width, style=view.tier_style),
         Text(f"{hit.score:.3f}", justify="right", end=""),
     ]
+    if label_width:
+        cells.insert(4, cell(view.label, label_width, style=view.label_style))
     return cells if where_width else cells[:2] + cells[3:]
 
 
@@ -65,9 +70,11 @@ class ResultsTable(DataTable):
     ResultsTable { height: 1fr; }
     """
 
-    def __init__(self, view: Callable[[Hit], RowView] | None = None, tiers: Sequence[str] = (), **kwargs) -> None:
+    def __init__(self, view: Callable[[Hit], RowView] | None = None, tiers: Sequence[str] = (),
+                 labels: bool = False, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
         self.tier_width = max([TIER, *(len(t) for t in tiers)])  # code's "embedding" is 9
+        self.label_width = LABEL if labels else 0
         self.view = view or plain_row  # what an engine's row says in each cell (adapters.RowView)
         self.hits: list[Hit] = []
         self._widths = (40, 24)
@@ -82,6 +89,8 @@ class ResultsTable(DataTable):
         if where:  # a narrow terminal keeps the title readable and leaves the path to the preview
             self.add_column("where", width=where, key="where")
         self.add_column("tier", width=self.tier_width, key="tier")
+        if self.label_width:
+            self.add_column("label", width=self.label_width, key="label")
         self.add_column(Text("score", justify="right"), width=SCORE, key="score")
 
     def on_resize(self, event) -> None:
@@ -89,7 +98,7 @@ class ResultsTable(DataTable):
 
     def fit(self, width: int) -> None:
         """Lay the columns out for this width again (after a resize), keeping the rows and cursor."""
-        widths = column_widths(width, self.tier_width)
+        widths = column_widths(width, self.tier_width, self.label_width)
         if widths == self._widths:
             return
         self._widths = widths
@@ -113,7 +122,8 @@ class ResultsTable(DataTable):
         if not hits:
             return
         title, where = self._widths
-        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width) for hit in hits])
+        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width, self.label_width)
+                       for hit in hits])
 
     @property
     def current(self) -> Hit | None:

@@ -27,8 +27,6 @@ from engines.fusion import rrf
 from engines.lexical import top_of
 from engines.products.catalogue import Product, normal_code
 from engines.products.engine import ProductsEngine
-from engines.products.knowledge import words
-from engines.products.vocabulary import STOPWORDS
 
 CONFIGS = ("bm25", "knn", "hybrid_rrf", "bm25_rules", "hybrid_rrf_rules", "recall", "smart")
 HTTP = "smart_http"  # smart with the configured HTTP judge: run by default only when an endpoint is configured
@@ -54,20 +52,15 @@ class Configs:
         self.last_path: str | None = None  # smart: "judged", or "fused" when the judge failed and fusion answered
 
     def _bm25(self, text: str) -> np.ndarray:
-        return self.e.index.bm25.scores([w for w in words(text) if w not in STOPWORDS])
+        return self.e.baseline_scores("bm25", text)
 
     def _knn(self, text: str) -> np.ndarray:
-        vectors = self.e.vectors
-        vectors.build()
-        rows, cosine = vectors.cosines(vectors.embedder.embed([text], "query")[0])
-        out = np.full(len(self.e.products), -1.0, np.float32)
-        out[rows] = cosine
-        return out
+        return self.e.baseline_scores("knn", text)
 
     def run(self, name: str, text: str) -> tuple[list[int], list[str] | None, list[str] | None]:
         """(ranked positions, labels or None, flags or None)."""
         rules = name.endswith("_rules")
-        allowed = self.e.index.masks.allowed(self.e.read(text)) if rules else np.ones(len(self.e.products), bool)
+        allowed = self.e.index.masks.allowed(self.e.understand(text)) if rules else np.ones(len(self.e.products), bool)
         if name.startswith("bm25"):
             return [i for i, _ in top_of(np.where(allowed, self._bm25(text), 0), 100)], None, None
         if name == "knn":
@@ -149,7 +142,8 @@ class FoodConfigs:
     def http_engine(self) -> ProductsEngine:
         """The same catalogue judged by the endpoint in the user's config (text leaves only because it is there)."""
         if self._http_engine is None:
-            from engines.products.http_judge import config_path, judge_from_config
+            from engines.locations import config_path
+            from engines.products.http_judge import judge_from_config
 
             judge, problem = judge_from_config()
             if judge is None:

@@ -77,7 +77,7 @@ def ensure_published(engine: ProductsEngine, uri: str) -> dict:
 
 def _timed_recall(engine: ProductsEngine, text: str):
     started = time.perf_counter()
-    request = engine.read(text)
+    request = engine.understand(text)
     found, backend, fallback = engine.router.recall(engine, request, SOURCES, engine.index.masks.allowed(request))
     return (time.perf_counter() - started) * 1000, found, backend, fallback
 

@@ -14,20 +14,17 @@ answer says which backend answered (``recall_backend``) and why it fell back (``
 from __future__ import annotations
 
 import os
-import threading
 import time
-import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 
+from engines.breaker import Breaker
 from engines.products.recall import Recall
 
 BACKENDS = ("memory", "milvus", "milvus-only", "memory-only")
 DEADLINE_S = 0.4  # Milvus on loopback answers Icecat in a few ms (bench.py); 400 ms is a stalled server
-BREAKER_FAILURES = 3
-BREAKER_OPEN_S = 30.0
 NOT_READY = ("indexing", "unavailable", "failed")
 
 
@@ -38,41 +35,6 @@ class RecallSettings:
     collection: str | None = None  # the alias; default: olai_ + the catalogue folder's name
     deadline_ms: float = DEADLINE_S * 1000
     token_env: str | None = None
-
-
-class Breaker:
-    """Open after ``failures`` failures in a row, for ``open_s`` seconds; then one try decides."""
-
-    def __init__(self, failures: int = BREAKER_FAILURES, open_s: float = BREAKER_OPEN_S, clock=time.monotonic):
-        self.failures, self.open_s, self.clock = failures, open_s, clock
-        self.in_a_row = 0
-        self.opened_at: float | None = None
-        self.probing = False  # open, its time is up, and one search is out trying Milvus
-        self._lock = threading.Lock()
-
-    def closed(self) -> bool:
-        """May this search ask Milvus? While open: no; when its time is up, yes for one search (the probe)."""
-        with self._lock:
-            if self.opened_at is None:
-                return True
-            if self.clock() - self.opened_at < self.open_s or self.probing:
-                return False
-            self.probing = True
-            return True
-
-    def seconds_left(self) -> float:
-        with self._lock:
-            return 0.0 if self.opened_at is None else max(0.0, self.open_s - (self.clock() - self.opened_at))
-
-    def record(self, ok: bool) -> None:
-        with self._lock:
-            self.probing = False
-            if ok:
-                self.in_a_row, self.opened_at = 0, None
-                return
-            self.in_a_row += 1
-            if self.in_a_row >= self.failures:  # a failed probe (in_a_row past 3) re-opens it at once
-                self.opened_at = self.clock()
 
 
 class RecallRouter:
@@ -171,21 +133,14 @@ def memory_router() -> RecallRouter:
     return RecallRouter("memory")
 
 
-def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "olai-tui" / "config.toml"
-
-
 def settings_from_config(path: Path | None = None) -> tuple[RecallSettings, str | None]:
     """``[products.recall]`` of config.toml: (the settings, a one-line problem or None)."""
-    path = path or config_path()
-    if not path.is_file():
-        return RecallSettings(), None
-    try:
-        with open(path, "rb") as handle:
-            section = tomllib.load(handle).get("products", {}).get("recall")
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        return RecallSettings(), f"{path}: {exc}; memory recall answers"
+    from engines.settings import read_config
+
+    config = read_config(path)
+    if config.problem:
+        return RecallSettings(), f"{config.path}: {config.problem}; memory recall answers"
+    path, section = config.path, config.section("products", "recall")
     if not section:
         return RecallSettings(), None
     settings = RecallSettings(**{k: section[k] for k in RecallSettings.__dataclass_fields__ if k in section})

@@ -1,0 +1,137 @@
+"""The engines there are: one line each. The CLI, the workbench, the evaluation and the MCP face loop
+over this list; none of them names an engine.
+
+A built-in engine is one :func:`register` call below. A separate package adds one through the
+``olai_tui.engines`` entry-point group (an :class:`EngineSpec`), read once on first use, as harlequin
+finds its adapters. A test adds one by calling :func:`register` (and :func:`unregister` after).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from engines.contract import Engine, Option
+from engines.errors import BadInput
+
+
+class UnknownEngine(BadInput):
+    """An engine name the registry does not list; the message names the known ones."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str
+    summary: str  # one line, for help texts and the MCP tool description
+    # open(corpus, wait_for_index=..., **options) -> Engine. BadInput (one line) for an unreadable corpus.
+    open: Callable[..., Engine]
+    default_corpus: Callable[[], Path | None]  # the embedded demo corpus, or None where there is none
+    options: tuple[Option, ...] = ()
+    corpus_required: bool = False  # True: no default corpus; open() without one is a bad argument
+
+
+_REGISTRY: dict[str, EngineSpec] = {}
+_LOCK = threading.Lock()
+_PLUGINS_READ = False
+
+
+def register(spec: EngineSpec) -> EngineSpec:
+    with _LOCK:
+        _REGISTRY[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    with _LOCK:
+        _REGISTRY.pop(name, None)
+
+
+def names() -> tuple[str, ...]:
+    _read_plugins()
+    return tuple(sorted(_REGISTRY))
+
+
+def specs() -> list[EngineSpec]:
+    """Every engine, in the order registered: the workbench's panes from left to right."""
+    _read_plugins()
+    with _LOCK:
+        return list(_REGISTRY.values())
+
+
+def spec(name: str) -> EngineSpec:
+    _read_plugins()
+    found = _REGISTRY.get(name)
+    if found is None:
+        raise UnknownEngine(f"unknown engine {name!r} (known: {', '.join(names())})")
+    return found
+
+
+def open_engine(name: str, corpus: Path | None = None, *, wait_for_index: bool = False, **options: Any) -> Engine:
+    """The engine ``name`` over ``corpus`` (None: its demo corpus). BadInput for a bad name, option or corpus."""
+    found = spec(name)
+    known = {o.name for o in found.options}
+    for key, value in options.items():
+        if key not in known and value not in (None, (), []):
+            raise BadInput(f"--{key}: {name} takes no such option"
+                           + (f" (its options: {', '.join(sorted(known))})" if known else ""))
+    if corpus is None:
+        corpus = found.default_corpus()
+    if corpus is None and found.corpus_required:
+        raise BadInput(f"{name}: give a corpus (--corpus PATH)")
+    return found.open(corpus, wait_for_index=wait_for_index, **{k: v for k, v in options.items() if k in known})
+
+
+def _read_plugins() -> None:
+    global _PLUGINS_READ
+    if _PLUGINS_READ:
+        return
+    _PLUGINS_READ = True
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="olai_tui.engines"):
+        try:
+            loaded = point.load()
+        except Exception:  # noqa: BLE001 - a broken plug-in must not take the built-in engines down
+            continue
+        if isinstance(loaded, EngineSpec):
+            register(loaded)
+
+
+# -- the built-in engines ------------------------------------------------------------------------
+def _open_notes(corpus: Path, wait_for_index: bool = False) -> Engine:
+    from engines.notes.engine import NotesEngine
+
+    return NotesEngine(corpus, wait_for_index=wait_for_index)
+
+
+def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[str] | tuple = ()) -> Engine:
+    from engines.code.engine import CodeEngine
+
+    modules = [m for m in (modules or []) if m]
+    return CodeEngine(None if modules else corpus, modules=modules, wait_for_index=wait_for_index)
+
+
+def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
+    from engines.products.engine import open_configured
+
+    return open_configured(corpus, wait_for_index=wait_for_index)
+
+
+def _demo(engine: str) -> Callable[[], Path]:
+    def default() -> Path:
+        from engines.locations import demo_corpus
+
+        return demo_corpus(engine)
+
+    return default
+
+
+register(EngineSpec("notes", "your notes: exact words first, then ranked words and meaning fill what is left",
+                    _open_notes, _demo("notes")))
+register(EngineSpec("products", "a product catalogue: hard rules, fused recall, a judge; says what is not sold",
+                    _open_products, _demo("products")))
+register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
+                    _open_code, _demo("code"),
+                    options=(Option("modules", "installed modules to search instead of a folder", "list"),)))

@@ -1,0 +1,142 @@
+"""The one factory that builds the workbench: ``run_app`` (``olai-tui``, ``make run``) and the snapshot
+tests all call :func:`build_workbench`, so what the tests see is what a person gets.
+
+Panes come from the engine registry, left to right in the order registered; an engine with no
+adapter of its own gets the generic one (olai_tui/ui/generic_adapter.py). Each engine is opened
+lazily (its pane first shown), except the first pane's, opened now so a bad corpus of yours is said
+before the app starts; every engine opened is watched live (an edited file shows on the next query).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Mapping
+
+from engines import registry
+from engines.contract import Engine
+from olai_tui.ui.keys import KeyConfig, load_keys
+
+
+def _notes_adapter(opener, label):
+    from olai_tui.ui.adapters import NotesAdapter
+
+    return NotesAdapter(opener(), label=label)  # the first pane: its engine is opened now
+
+
+def _code_adapter(opener, label):
+    from olai_tui.ui.code_adapter import CodeAdapter
+
+    return CodeAdapter(opener, label=label)
+
+
+def _products_adapter(opener, label):
+    from olai_tui.ui.products_adapter import ProductsAdapter
+
+    return ProductsAdapter(opener, label=label)
+
+
+# The engines with a face richer than the contract's (a note's preview, highlighted source, a product
+# card). Any other registered engine gets GenericAdapter.
+ADAPTERS: dict[str, Callable] = {"notes": _notes_adapter, "code": _code_adapter, "products": _products_adapter}
+
+
+class Watchers:
+    """The watchers of the engines opened so far, stopped together when the app ends."""
+
+    def __init__(self) -> None:
+        self._started: list = []
+        self._lock = threading.Lock()
+
+    def follow(self, engine: Engine) -> Engine:
+        watcher = engine.watch()
+        if watcher is not None:
+            with self._lock:
+                self._started.append(watcher)
+        return engine
+
+    def stop(self) -> None:
+        with self._lock:
+            started, self._started = self._started, []
+        for watcher in started:
+            watcher.stop()
+
+
+def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str | None = None, *,
+                    engines: Mapping[str, Engine | Callable[[], Engine]] | None = None,
+                    keys: KeyConfig | None = None, app_class=None, watch: bool = True,
+                    notices: list[str] | None = None, labels: Mapping[str, str] | None = None, **app_options):
+    """The workbench app over every registered engine.
+
+    ``corpora``: an engine's corpus (missing: its demo corpus). ``engines``: engines (or factories)
+    made by the caller (tests: a cache folder and a shared model of their own); when given, only those
+    engines (and those in ``corpora``) get panes; otherwise every registered engine does, opened from
+    the registry. ``labels``: how a pane names its corpus (default: the corpus path as people say it). ``pane``: the pane selected at start (default: the first).
+    BadInput (one line) when the selected pane's corpus cannot be read. ``app.shutdown()`` stops the
+    watchers and closes every engine.
+    """
+    from olai_tui.app import WorkbenchApp
+    from olai_tui.ui.adapters import short_path
+    from olai_tui.ui.generic_adapter import GenericAdapter
+
+    corpora = dict(corpora or {})
+    given = dict(engines or {})
+    watchers = Watchers()
+    specs = [s for s in registry.specs() if engines is None or s.name in given or s.name in corpora]
+    pane = pane or (specs[0].name if specs else None)
+    adapters = []
+    for spec in specs:
+        corpus = corpora.get(spec.name) or spec.default_corpus()
+        label = (labels or {}).get(spec.name) or (short_path(corpus) if corpus is not None else spec.name)
+
+        def opener(spec=spec, corpus=corpus):
+            made = given.get(spec.name)
+            if made is None:
+                engine = registry.open_engine(spec.name, corpus)
+            else:
+                engine = made() if callable(made) and not isinstance(made, Engine) else made
+            return watchers.follow(engine) if watch else engine
+
+        make = ADAPTERS.get(spec.name)
+        # An engine without an adapter of its own is opened now: its tiers are the pane's columns.
+        adapters.append(make(opener, label) if make is not None else GenericAdapter.over(opener(), label))
+    first = next((a for a in adapters if a.name == pane), None)
+    if first is not None and getattr(first, "load", None) is not None:
+        first.load()  # yours, named on the command line: a bad one is said now, in one line
+    said = list(notices or [])
+    for adapter in adapters:
+        engine = getattr(adapter, "engine", None) if _made(adapter) else None
+        problems = list(getattr(engine, "problems", []) or [])
+        said += [f"skipped {problem}" for problem in problems[:5]]
+        if len(problems) > 5:
+            said.append(f"skipped {len(problems) - 5} more files (`olai-tui index {adapter.name}` lists them all)")
+    app = (app_class or WorkbenchApp)(adapters, keys if keys is not None else load_keys(), said,
+                                      start_pane=pane, **app_options)
+    app.watchers = watchers
+    return app
+
+
+def _made(adapter) -> bool:
+    lazy = getattr(adapter, "_engine", None)
+    return lazy.made if lazy is not None and hasattr(lazy, "made") else hasattr(adapter, "engine")
+
+
+def run_app(corpora: Mapping[str, Path | None] | None = None, pane: str = "notes") -> int:
+    """Open the workbench with ``pane`` selected; 0 on a normal quit, 2 (one line on stderr) for a bad corpus."""
+    import sys
+
+    from engines.errors import BadInput
+
+    try:
+        app = build_workbench(corpora, pane, freeze_after_paint=True)
+    except BadInput as exc:
+        print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:  # a malformed knowledge map beside a catalogue, an unreadable file
+        print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        app.shutdown()
+    return app.return_code or 0

@@ -1,0 +1,126 @@
+"""A fourth engine is one registration: a tiny engine over a list of lines, registered here and
+nowhere else, answers through the CLI's `search ENGINE QUERY --json`, a workbench pane (Pilot) and
+the evaluation runner, with no other file touched."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import pytest
+
+from engines import registry
+from engines.answer import Batch, Hit, TierReport
+from engines.contract import Engine, EngineStatus, Passage, Ranked, ranked_by_search
+from engines.errors import BadInput
+from engines.eval.runner import Request, engine_configs, run
+
+LINES = ["the quick brown fox", "a slow green turtle", "brown bread with butter", "foxes are quick"]
+
+
+class LinesEngine(Engine):
+    """Each line of a text file is an item; a line holding every word of the query is a hit."""
+
+    name = "lines"
+    tiers = ("words",)
+    default_tiers = ("words",)
+    evidence_tiers = ("words",)
+    item_noun = "lines"
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise BadInput(f"{path}: no such file")
+        self.path = path
+        self.problems = []
+        self.lines = path.read_text(encoding="utf-8").splitlines()
+
+    def items(self) -> int:
+        return len(self.lines)
+
+    @property
+    def corpus_label(self) -> str:
+        return self.path.name
+
+    def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
+        started = time.perf_counter()
+        wanted = query.lower().split()
+        found = [i for i, line in enumerate(self.lines) if wanted and set(wanted) <= set(line.lower().split())]
+        hits = [Hit(f"line-{i + 1}", self.lines[i], f"{self.path.name}:{i + 1}", "words", 1.0) for i in found[:limit]]
+        ms = (time.perf_counter() - started) * 1000
+        yield Batch(hits, [TierReport("words", "answered" if hits else "empty", ms, len(hits))], total=len(found))
+
+    def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
+        return ranked_by_search(self, tier, query, depth)
+
+    def read(self, item_id: str) -> Passage:
+        number = int(item_id.removeprefix("line-"))  # ValueError -> not ours
+        if not 1 <= number <= len(self.lines):
+            raise KeyError(item_id)
+        return Passage(item_id, self.lines[number - 1], f"{self.path.name}:{number}", self.lines[number - 1],
+                       str(self.path), number, number)
+
+    def status(self) -> EngineStatus:
+        return EngineStatus(self.name, str(self.path), len(self.lines), [TierReport("words", "answered")])
+
+
+@pytest.fixture
+def lines_engine(tmp_path):
+    corpus = tmp_path / "lines.txt"
+    corpus.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    # the one place the engine is added:
+    registry.register(registry.EngineSpec("lines", "lines of a text file", lambda path, **_: LinesEngine(path),
+                                          lambda: corpus))
+    yield corpus
+    registry.unregister("lines")
+
+
+def test_the_cli_searches_a_registered_engine(lines_engine, capsys):
+    from olai_tui.cli import main
+
+    assert main(["search", "lines", "quick fox", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["engine"] == "lines" and answer["total"] == 1
+    assert [h["where"] for h in answer["hits"]] == ["lines.txt:1"]
+    assert main(["search", "lines", "brown", "--corpus", str(lines_engine)]) == 0
+    printed = capsys.readouterr().out
+    assert "The quick brown fox".lower() in printed.lower() and "brown bread" in printed
+
+
+def test_an_unknown_engine_is_a_bad_argument_naming_the_known_ones(lines_engine, capsys):
+    from olai_tui.cli import main
+
+    assert main(["search", "nosuch", "q"]) == 2
+    assert capsys.readouterr().err.strip() == "olai-tui: unknown engine 'nosuch' (known: code, lines, notes, products)"
+
+
+def test_the_evaluation_runner_scores_a_registered_engine(lines_engine, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    engine = registry.open_engine("lines")
+    requests = [Request("q1", "quick", {"line-1": 1.0, "line-4": 1.0}, "dev"),
+                Request("q2", "turtle", {"line-2": 1.0}, "dev"),
+                Request("q3", "butter", {"line-1": 1.0}, "dev")]  # judged wrong on purpose: the run must say so
+    (table,) = run("lines", "toy", requests, engine_configs(engine), split="dev", fresh=True)
+    words = table.metrics["words"]
+    assert words["recall@10"] == pytest.approx(2 / 3, abs=1e-3)  # q1 and q2 found in full, q3 not at all
+    assert words["mrr@10"] == pytest.approx(2 / 3, abs=1e-3)
+    assert table.metrics["answer"]["recall@10"] == words["recall@10"]
+
+
+@pytest.mark.anyio
+async def test_a_registered_engine_gets_a_workbench_pane(lines_engine):
+    from olai_tui.workbench import build_workbench
+    from tests.snapshot_app import SIZE, SnapshotWorkbench, type_query
+
+    app = build_workbench({"lines": lines_engine}, pane="lines", app_class=SnapshotWorkbench, watch=False)
+    assert [a.name for a in app.adapters] == ["notes", "products", "code", "lines"]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.active_pane.adapter.name == "lines"
+            await type_query(pilot, "brown")
+            rows = app.active_pane.table.hits
+            assert [h.where for h in rows] == ["lines.txt:1", "lines.txt:3"]
+            assert "brown bread" in str(app.active_pane.adapter.preview(rows[1], "brown")).lower()
+    finally:
+        app.shutdown()
