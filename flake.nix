@@ -90,6 +90,7 @@
             tree-sitter-grammars.tree-sitter-bash
             tree-sitter-grammars.tree-sitter-tsx
             pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
+            mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).
@@ -120,6 +121,7 @@
           root = ./.;
           fileset = lib.fileset.unions [
             ./pyproject.toml
+            ./setup.py # copies fixtures/ into the wheel (the demo corpora as package data)
             (lib.fileset.maybeMissing ./README.md) # pyproject's `readme`
             ./engines
             ./olai_tui
@@ -127,10 +129,11 @@
           ];
         };
 
-        # The converter's own sources, so that the model is not rebuilt when the app changes.
+        # The converter's own sources, so that the model is not rebuilt when the app changes (and not
+        # the GGUF the package ships: the derivation below writes it again from the weights).
         converterSrc = lib.fileset.toSource {
           root = ./.;
-          fileset = ./engines;
+          fileset = lib.fileset.difference ./engines ./engines/embed/model;
         };
 
         # all-MiniLM-L6-v2 as a q8_0 GGUF, written by the project's converter (numpy + safetensors + gguf;
@@ -170,27 +173,21 @@
 
           # pyproject.toml pins llama-cpp-python==0.3.36 for pip users (the version whose embeddings
           # MODEL.md measured). nixpkgs builds its own pinned release of llama-cpp-python; accept it.
-          pythonRelaxDeps = [ "llama-cpp-python" ];
-
-          # The model arrives with the install: the wrapper points the embedder at the GGUF in the store.
-          # --set-default: a user's own OLAI_EMBED_MODEL still wins.
-          makeWrapperArgs = [
-            "--set-default"
-            "OLAI_EMBED_MODEL"
-            "${model}"
+          # mcp: pyproject asks for the 2.x SDK, which `olai-tui mcp` is written on; nixpkgs 25.05
+          # packages 1.x, whose low-level server differs. Relaxed so that the app builds and runs;
+          # `olai-tui mcp` under Nix needs mcp 2.x in the environment (NOTES-mcp.md).
+          pythonRelaxDeps = [
+            "llama-cpp-python"
+            "mcp"
           ];
 
-          # The model and the demo corpora also where a pip install puts them ($prefix/share/olai-tui/).
-          # Under Nix sys.prefix is the interpreter's, not this package's, so the app finds the model
-          # through the wrapper above and fixtures/ through the link beside the packages, the first
-          # place olai_tui/paths.py looks.
+          # As for pip users, the wheel carries the model (engines/embed/model/) and the demo corpora
+          # (engines/fixtures/, copied in by setup.py). Here the shipped GGUF is replaced by a link to
+          # the one the `model` derivation wrote from the pinned weights: the same bytes (its
+          # outputHash is the shipped file's sha256), proven by the build rather than taken on trust,
+          # and one copy in the store. A user's own OLAI_EMBED_MODEL still wins.
           postInstall = ''
-            mkdir -p $out/share/olai-tui/models
-            ln -s ${model} $out/share/olai-tui/models/all-MiniLM-L6-v2.Q8_0.gguf
-            if [ -d fixtures ]; then
-              cp -r fixtures $out/share/olai-tui/fixtures
-              ln -s $out/share/olai-tui/fixtures $out/${python.sitePackages}/fixtures
-            fi
+            ln -sf ${model} $out/${python.sitePackages}/engines/embed/model/${model.name}
           '';
 
           # The test suite runs under `nix develop` + `make test`; the build checks that it imports.

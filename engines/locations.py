@@ -34,10 +34,14 @@ def data_root() -> Path:
 
 
 def fixtures_dir() -> Path:
-    """The embedded demo corpora: fixtures/ beside the packages (a checkout), else under share/."""
+    """The embedded demo corpora: fixtures/ beside the packages (a checkout), else inside this package
+    (a wheel: setup.py copies them to engines/fixtures/), else under share/ (an older install)."""
     beside = PACKAGE_ROOT / "fixtures"
     if beside.is_dir():
         return beside
+    packaged = Path(__file__).resolve().parent / "fixtures"
+    if packaged.is_dir():
+        return packaged
     return Path(sys.prefix) / "share" / APP / "fixtures"
 
 

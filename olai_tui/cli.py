@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents (olai_tui/mcp)")
+    from olai_tui.mcp.server import add_arguments as mcp_arguments
+
+    mcp_arguments(p)
+
     p = sub.add_parser("bench", help="speed, memory and quality figures of an engine")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus", help="benchmark this corpus only")
@@ -134,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "mcp":
+        from olai_tui.mcp.server import run
+
+        return run(args)
     if args.command is None or args.command not in COMMANDS:
         from olai_tui.workbench import run_app
 

@@ -121,7 +121,9 @@ def test_the_app_is_the_console_script_with_the_model():
     text = _flake()
     assert f'mainProgram = "{script}";' in text
     assert f'program = "${{olai-tui}}/bin/{script}";' in text
-    # The wrapper points the embedder at the model derivation.
-    assert re.search(r'"--set-default"\s+"OLAI_EMBED_MODEL"\s+"\$\{model\}"', text)
+    # The packaged GGUF (where engines.embed.provenance.PACKAGED_MODEL looks) is the model derivation's.
+    assert re.search(r"ln -sf \$\{model\} \$out/\$\{python\.sitePackages\}/engines/embed/model/\$\{model\.name\}", text)
+    # setup.py (which copies the demo corpora into the wheel) is part of the package's sources.
+    assert re.search(r"^\s*\./setup\.py", text, re.M)
     makefile_model = re.search(r"^MODEL := .*/([^/\s]+\.gguf)$", (ROOT / "Makefile").read_text(), re.M).group(1)
     assert f'name = "{makefile_model}";' in text

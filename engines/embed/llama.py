@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from engines.embed.base import EmbedderInfo, EmbedderUnavailable, Kind
-from engines.embed.provenance import MODEL_NAME, default_model_path
+from engines.embed.provenance import GGUF_SHA256, MODEL_NAME, default_model_path, is_packaged
 
 # The cosine under which a neighbour is noise in this vector space (title and passage vectors).
 # `.venv/bin/python tools/measure_floor.py`: 34 junk queries (10 of them near the notebook's own
@@ -26,7 +26,8 @@ from engines.embed.provenance import MODEL_NAME, default_model_path
 # a near-topic paraphrase under it (0.320) is lost rather than junk shown as resemblance.
 FLOOR = 0.38
 
-ENABLE_HINT = "run `make` (it writes the GGUF into .venv) or set OLAI_EMBED_MODEL=/path/to/model.gguf"
+ENABLE_HINT = ("reinstall olai-tui (the model ships inside it: pip install / pipx install / make) "
+               "or set OLAI_EMBED_MODEL=/path/to/model.gguf")
 
 # Tokens per llama.cpp decode when embedding documents. Texts are packed several to a batch.
 DOCUMENT_BATCH_TOKENS = 256
@@ -89,6 +90,13 @@ class LlamaEmbedder:
             raise EmbedderUnavailable(f"model file {path} unreadable: {exc.strerror}", ENABLE_HINT) from exc
         if magic != b"GGUF":
             raise EmbedderUnavailable(f"{path} is not a GGUF file", ENABLE_HINT)
+        # The packaged file is known byte for byte: a damaged install says so rather than embedding
+        # garbage (a flipped byte still loads). Hashing 25 MB takes ~30 ms, once per process.
+        if is_packaged(path):
+            digest = _sha256_file(path)
+            if digest != GGUF_SHA256:
+                raise EmbedderUnavailable(
+                    f"{path} is damaged (sha256 {digest[:12]}..., the package's is {GGUF_SHA256[:12]}...)", ENABLE_HINT)
 
     def _context(self, kind: Kind):
         llm = self._contexts.get(kind)

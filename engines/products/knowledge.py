@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -26,10 +25,9 @@ def words(text: str) -> tuple[str, ...]:
 
 
 def default_knowledge_path() -> Path:
-    beside = Path(__file__).resolve().parents[2] / "fixtures" / "products" / KNOWLEDGE_FILE
-    if beside.is_file():
-        return beside
-    return Path(sys.prefix) / "share" / "olai-tui" / "fixtures" / "products" / KNOWLEDGE_FILE
+    from engines.locations import fixtures_dir
+
+    return fixtures_dir() / "products" / KNOWLEDGE_FILE
 
 
 @dataclass(frozen=True)
