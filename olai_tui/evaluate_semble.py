@@ -127,8 +127,8 @@ def markdown(split: str, table: dict, names: list[str], peers: dict, repos: list
     published = [(label, [x for r in repos if (x := peers.get(r, {}).get(key)) is not None]) for key, label in PEERS]
     published = [(label, v) for label, v in published if v]
     if published:
-        lines += ["", f"Published on the same repositories (peer-results.json; a method that skipped some is "
-                      f"averaged over those it ran):", "", "| method | ndcg@10 | repositories |", "|---|---:|---:|"]
+        lines += ["", "Published on the same repositories (peer-results.json; a method that skipped some is "
+                      "averaged over those it ran):", "", "| method | ndcg@10 | repositories |", "|---|---:|---:|"]
         lines += [f"| {label} | {sum(v) / len(v):.3f} | {len(v)} |" for label, v in published]
     lines += ["", "| language | repos | " + " | ".join(names) + " |", "|---|---:|" + "---:|" * len(names)]
     for lang, row in table["per_language"].items():

@@ -17,8 +17,8 @@ from engines.eval.suite import FOOD_COLUMNS, Verdict, configs_of, open_suite
 from engines.notes.engine import NotesEngine
 from olai_tui.evaluate import cell
 from olai_tui.ui.compare import CompareScreen
-from olai_tui.ui.evaluation import (FIRST_WRONG, RULE, EvaluationScreen, RequestScreen, column_head,
-                                    verdict_rows)
+from olai_tui.ui.evaluation import EvaluationScreen
+from olai_tui.ui.request_view import FIRST_WRONG, RULE, RequestScreen, column_head, verdict_rows
 from olai_tui.ui.palette import workbench_commands
 from tests.snapshot_app import DEMO, SIZE, settle, type_query, wait_until, workbench
 

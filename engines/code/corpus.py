@@ -25,29 +25,12 @@ from engines.code.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.symbols import Symbol, parse_symbols
+from engines.code.source import CodeSource, Problem, _cause  # noqa: F401 (CodeSource, Problem: re-exported)
 from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
 BINARY_SNIFF_BYTES = 8192  # a NUL byte this early means a binary file, as git and grep decide it
-
-
-@dataclass
-class Problem:
-    path: str  # as named to the user: relative to the corpus root
-    cause: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.cause}"
-
-
-@dataclass
-class CodeSource:
-    """One place symbols come from: a folder (or file) and the name its relative paths start from."""
-
-    root: Path  # the folder walked (or one .py file)
-    base: Path  # relative paths and module names are taken from here
-    label: str  # how it is named to the user
 
 
 @dataclass
@@ -227,16 +210,6 @@ def _read_source(path: str, python: bool = True) -> tuple[str | None, str | None
     except LookupError:
         return None, f"unknown source encoding {encoding!r}: skipped"
     return text.lstrip("\ufeff"), None
-
-
-def _cause(error: OSError) -> str:
-    if isinstance(error, PermissionError):
-        return "permission denied"
-    if isinstance(error, FileNotFoundError):
-        return "no such file or directory"
-    if error.errno == 40:  # ELOOP
-        return "symlink loop"
-    return (error.strerror or str(error)).lower()
 
 
 def source_of(sources: list[CodeSource], path: str) -> CodeSource | None:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import language_of
 
-if TYPE_CHECKING:
-    from engines.code.corpus import CodeSource, Problem
+from engines.code.source import CodeSource, Problem, _cause
 
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv"})
 OUTPUT_FOLDERS = frozenset({"build", "dist"})  # build output, unless a Python package has the name (pypa's `build`)
@@ -29,10 +27,8 @@ MINIFIED_LINE = 1000
 _GENERATED = re.compile(r"(?:code generated .* do not edit|@generated|auto-?generated|do not edit)", re.I)
 
 
-def find_code_files(source: "CodeSource") -> tuple[list[str], list["Problem"]]:
+def find_code_files(source: CodeSource) -> tuple[list[str], list[Problem]]:
     """Every code file under the source, sorted by relative path, and what was left out with a notice."""
-    from engines.code.corpus import Problem, _cause
-
     root = source.root
     if root.is_file():
         return [str(root)], []

@@ -26,18 +26,14 @@ from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Table
-from engines.eval.suite import KNOWN, Suite, Verdict, configs_of, default_configs, open_suite
+from engines.eval.suite import KNOWN, Suite, configs_of, default_configs, open_suite
 from olai_tui.evaluate import cell
-from olai_tui.ui.columns import side_by_side
-from olai_tui.ui.footer import format_ms
 from olai_tui.ui.keys import binding
+from olai_tui.ui.request_view import WRONG, RequestScreen
 from olai_tui.ui.text import one_line
 
 SPLITS = ("both", "dev", "heldout")
-RIGHT, WRONG, RULE = "✓", "✗", "⚠ rule"
-FIRST_WRONG = f"{WRONG} first row wrong"
 PROGRESS_EVERY_S = 0.05  # one screen update per 50 ms, not one per request: Vaswani x 6 configs is 558 ticks
-LEGEND = f"{RIGHT} right  {WRONG} wrong (gain or label)  {RULE}: breaks a stated rule  red: a wrong first row"
 
 
 def dataset_choices() -> list[tuple[str, str]]:
@@ -70,99 +66,6 @@ def first_row_wrong(suite: Suite, tables: Sequence[Table]) -> dict[str, list[str
             if wrong:
                 out[row["id"]] = wrong
     return out
-
-
-def judgement(verdict: Verdict) -> str:
-    """The gain as judged (1, 0, 2.5), or the configuration's own label where the dataset has no gains (food)."""
-    parts = []
-    if verdict.gain is not None:
-        parts.append(f"{verdict.gain:g}")
-    if verdict.label:
-        parts.append(verdict.label)
-    return " ".join(parts) or "—"
-
-
-def verdict_rows(verdicts: Sequence[Verdict]) -> Text:
-    """One line per row: `rank ✓/✗ judgement [⚠ rule] title`; a wrong first row in bold red."""
-    rows = Text(no_wrap=True, overflow="ellipsis", end="")
-    for n, verdict in enumerate(verdicts):
-        wrong_first = n == 0 and not verdict.right
-        line = Text(f"{n + 1:>2} ", style="dim", end="")
-        line.append(RIGHT if verdict.right else WRONG, style="bold green" if verdict.right else "bold red")
-        line.append(f" {judgement(verdict)} ", style="bold red" if wrong_first else "dim")
-        if verdict.broke_rule:
-            line.append(RULE + " ", style="bold red")
-        line.append(one_line(verdict.title or verdict.id), style="bold red" if wrong_first else "")
-        if n:
-            rows.append("\n")
-        rows.append_text(line)
-    if not verdicts:
-        rows.append("(no rows)", style="italic")
-    return rows
-
-
-def column_head(name: str, got: dict, verdicts: Sequence[Verdict], columns: Sequence[str], percent: frozenset[str],
-                show_ms: Callable[[float | None], str] = format_ms, summed: frozenset[str] = frozenset()) -> Text:
-    """A configuration's name and time, its figures for this request, and whether its first row is wrong."""
-    head = Text(name, style="bold", end="")
-    head.append(f" · {show_ms(got.get('ms'))}", style="dim")
-    # a counted figure (food's dropped) is 0 or 1 for one request: shown as the count it adds, not 1.000
-    got = {k: int(v) if k in summed and isinstance(v, float) and v.is_integer() else v for k, v in got.items()}
-    figures = [f"{figure} {cell(figure, got, percent)}" for figure in columns
-               if not figure.endswith("_ms") and figure in got]
-    if figures:
-        head.append("\n" + " · ".join(figures), style="dim")
-    if verdicts and not verdicts[0].right:
-        head.append("\n" + FIRST_WRONG, style="bold red")
-    elif verdicts:
-        head.append(f"\n{RIGHT} first row right", style="green")
-    return head
-
-
-class RequestScreen(Screen):
-    """One request: each configuration's top rows side by side, each row judged."""
-
-    BINDINGS = [binding("close", "app.pop_screen", "Back")]
-    DEFAULT_CSS = """
-    RequestScreen #title { height: auto; padding: 0 1; background: $panel; }
-    RequestScreen #columns { height: 1fr; }
-    RequestScreen .column { width: 1fr; border: round $panel-lighten-2; }
-    RequestScreen .column:focus-within { border: round $accent; }
-    RequestScreen .head { height: auto; padding: 0 1; }
-    RequestScreen .rows { height: 1fr; padding: 0 1; }
-    RequestScreen .rows Static { text-wrap: nowrap; text-overflow: ellipsis; }
-    """
-
-    def __init__(self, suite: Suite, row: dict, split: str) -> None:
-        super().__init__()
-        self.suite = suite
-        self.row = row
-        self.split = split
-        request = suite.request(row["id"])
-        # At most 10 rows per configuration, judged from what the suite holds in memory: on the event loop.
-        self.verdicts = {name: suite.verdicts(request, got["top"], got) for name, got in row["configs"].items()}
-        self.judged = sum(1 for gain in request.judged.values() if gain > 0)
-
-    def compose(self):
-        where = f"{self.suite.engine} · {self.suite.dataset} · {self.split}"
-        title = Text(f"{where} · request {self.row['id']}: ", end="")
-        title.append(f"“{one_line(self.row['query'])}”", style="bold")
-        if self.judged:
-            title.append(f"   {self.judged} judged relevant", style="dim")
-        title.append("\n" + LEGEND, style="dim")
-        yield Static(title, id="title")
-        yield from side_by_side(len(self.row["configs"]))
-        yield Footer()
-
-    def on_mount(self) -> None:
-        show_ms = getattr(self.app, "format_ms", format_ms)
-        for i, (name, got) in enumerate(self.row["configs"].items()):
-            verdicts = self.verdicts[name]
-            head = column_head(name, got, verdicts, self.suite.columns, self.suite.percent, show_ms, self.suite.summed)
-            self.query_one(f"#head-{i}", Static).update(head)
-            self.query_one(f"#rows-{i}", Static).update(verdict_rows(verdicts))
-        if self.row["configs"]:
-            self.query_one("#scroll-0").focus()
 
 
 class EvaluationScreen(Screen):

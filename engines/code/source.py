@@ -1,0 +1,36 @@
+"""Where code comes from and what a load reports: a source (a folder and the name its paths start
+from) and a problem (a file named to the user with its cause). Apart from corpus.py so that walk.py
+and corpus.py import it without importing each other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Problem:
+    path: str  # as named to the user: relative to the corpus root
+    cause: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.cause}"
+
+
+@dataclass
+class CodeSource:
+    """One place symbols come from: a folder (or file) and the name its relative paths start from."""
+
+    root: Path  # the folder walked (or one .py file)
+    base: Path  # relative paths and module names are taken from here
+    label: str  # how it is named to the user
+
+
+def _cause(error: OSError) -> str:
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, FileNotFoundError):
+        return "no such file or directory"
+    if error.errno == 40:  # ELOOP
+        return "symlink loop"
+    return (error.strerror or str(error)).lower()
