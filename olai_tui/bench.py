@@ -39,7 +39,7 @@ def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> 
     from engines.embed.base import EmbedderUnavailable
     from engines.embed.llama import LlamaEmbedder
     from engines.eval.collections import load_vaswani
-    from engines.notes.bench import bench_corpus, cold_engine
+    from engines.eval.notes_bench import bench_corpus, cold_engine
     embedder = LlamaEmbedder()
     try:
         embedder.info()
@@ -122,7 +122,7 @@ CODE_QUERIES = [
 def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     """`olai-tui bench code`: CoSQA (speed and quality, dev and held-out), the standard library,
     httpx and the demo tree; or one --corpus. --quick: no CoSQA quality, no embedding of httpx."""
-    from engines.code import bench as code_bench
+    from engines.eval import code_bench
     from engines.embed.base import EmbedderUnavailable
     from engines.embed.llama import LlamaEmbedder
 
@@ -134,7 +134,7 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     cosqa = shared_data() / "code" / "cosqa"
     queries = CODE_QUERIES
     if cosqa.is_dir():
-        from engines.code.cosqa import load_queries
+        from engines.eval.cosqa import load_queries
 
         queries = [q for q, _ in load_queries(cosqa / "cosqa-retrieval-dev-500.json")]
     results = []

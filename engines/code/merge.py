@@ -2,7 +2,7 @@
 
 Two merges, both kept: ``fused`` (the shipped default) and ``merged`` (lexical first, meaning fills
 what is left: ``fill`` below; for the compare view and the evaluation; ``merge="fill"`` is its
-earlier name). Measured on CoSQA dev-500 only (`.venv/bin/python -m engines.code.tune --part merge`),
+earlier name). Measured on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.code_tune --part merge`),
 MRR@10 / recall@10, with the embedding tier's density correction (vectors.py) in place:
 
 - lexical alone 0.350 / 0.552; embedding alone 0.547 / 0.830.
@@ -29,7 +29,7 @@ LEXICAL, EMBEDDING = "lexical", "embedding"
 MERGES = ("fused", "merged")  # "merged": lexical first, meaning fills (``fill``)
 ALIASES = {"fill": "merged"}  # the earlier name of "merged"
 
-# Chosen on CoSQA dev-500 by engines/code/tune.py (grid: lexical weight 0.05-1.0, k 5-60, heads
+# Chosen on CoSQA dev-500 by engines/eval/code_tune.py (grid: lexical weight 0.05-1.0, k 5-60, heads
 # 10-100): see the module docstring for the figures.
 FUSION_K = 10
 FUSION_WEIGHTS = {LEXICAL: 0.1, EMBEDDING: 1.0}

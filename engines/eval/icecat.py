@@ -182,7 +182,7 @@ class IcecatConfigs:
         return rank
 
     def _smart_milvus(self) -> Ranker:
-        from engines.products.backends.bench import milvus_engine
+        from engines.eval.milvus_bench import milvus_engine
 
         why = milvus_available()
         if why:

@@ -78,7 +78,7 @@ def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
     elif engine == "notes":
         from engines.eval.notes_eval import CONFIGS
     elif engine == "code":
-        from engines.code.evaluation import CONFIGS
+        from engines.eval.code_eval import CONFIGS
     elif dataset == "icecat":
         from engines.eval.icecat import CONFIGS
     else:
@@ -143,12 +143,12 @@ def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=No
 
 
 def _loader_errors() -> tuple[type[Exception], ...]:
-    from engines.code.cosqa import CosqaError
+    from engines.eval.cosqa import CosqaError
     from engines.eval.collections import CollectionError
     from engines.eval.food import FoodSetError
     from engines.eval.icecat import RatingsError
     from engines.eval.roadmap_eval import RoadmapSetError
-    from engines.notes.trec import TrecError
+    from engines.eval.trec import TrecError
 
     return CosqaError, CollectionError, FoodSetError, RatingsError, TrecError, RoadmapSetError
 
@@ -202,7 +202,7 @@ def _roadmap(corpus: Path, queries: Path | None, progress) -> Suite:
 
 
 def _code(data: Path, heldout: Path, progress) -> Suite:
-    from engines.code.evaluation import CodeConfigs, cosqa_requests
+    from engines.eval.code_eval import CodeConfigs, cosqa_requests
 
     _need(data)
     setup = CodeConfigs(data, progress=progress)

@@ -65,7 +65,7 @@ SCHEMA = {
 
 def _httpx():
     """httpx, imported when a judge is first made: importing it loads rich (its command line's), which
-    the engines never load otherwise (tests/test_import_graph.py)."""
+    the engines never load otherwise (tests/engines/test_import_graph.py)."""
     import httpx
 
     return httpx
