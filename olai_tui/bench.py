@@ -13,7 +13,7 @@ import platform
 import sys
 from pathlib import Path
 
-from engines.locations import demo_corpus as default_corpus
+from engines.locations import demo_corpus as default_corpus, shared_data, shared_heldout
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
@@ -27,12 +27,6 @@ ROADMAP_QUERIES = [
     "drag and drop", "undo", "agent chat", "sync between devices", "outline mirrors", "dark theme",
     "export to markdown", "performance of large outlines", "tests in CI",
 ]
-
-
-def shared_data() -> Path:
-    from engines.locations import shared_data as data
-
-    return data()
 
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
@@ -143,7 +137,7 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     else:
         if cosqa.is_dir() and not quick:
             progress = Progress("embedding the CoSQA functions (once; cached)")
-            results.append(code_bench.bench_cosqa(cosqa, shared_data().parent / "heldout" / "code", embedder, progress))
+            results.append(code_bench.bench_cosqa(cosqa, shared_heldout() / "code", embedder, progress))
             progress.finish()
         results.append(code_bench.bench_sources("stdlib", code_bench.stdlib_sources, queries))
         results.append(code_bench.bench_sources("httpx (--modules)", code_bench.sources_of("modules", ["httpx"]),

@@ -32,8 +32,9 @@ SIZE = (120, 36)
 
 
 def vaswani_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    return Path(os.environ.get("OLAI_SHARED_DATA", here.parent / "shared" / "data")) / "notes" / "vaswani"
+    from engines.locations import shared_data
+
+    return shared_data() / "notes" / "vaswani"
 
 
 def _summary(values: Sequence[float]) -> dict:

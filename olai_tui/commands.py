@@ -11,6 +11,7 @@ from engines.answer import Answer
 from engines.contract import Engine
 from engines.errors import BadInput
 from olai_tui.errors import UsageError
+from olai_tui.products_text import print_products
 from olai_tui.progress import Progress
 
 
@@ -107,12 +108,6 @@ def print_answer(answer: Answer, stream=None) -> None:
     print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
 
 
-def _print_products(answer: Answer) -> None:
-    from olai_tui.commands_products import print_products
-
-    print_products(answer)
-
-
 # How a person reads an answer on the terminal: an engine with a richer face than the plain rows
 # (products: the words as read, badges, "we do not sell that") names its printer here.
-RENDERERS = {"products": _print_products}
+RENDERERS = {"products": print_products}

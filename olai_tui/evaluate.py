@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from olai_tui.bench import shared_data
+from engines.locations import shared_data, shared_heldout
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
@@ -31,7 +31,7 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:  # the arguments first, then the files
         names = pick(engine, dataset, [c.strip() for c in configs.split(",") if c.strip()] if configs else None)
-        suite = open_suite(engine, dataset, shared_data(), shared_data().parent / "heldout",
+        suite = open_suite(engine, dataset, shared_data(), shared_heldout(),
                            progress=Progress(f"indexing {dataset}"), say=say,
                            queries=Path(queries) if queries else None)
     except DatasetError as exc:

@@ -76,6 +76,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     watchers and closes every engine.
     """
     from olai_tui.app import WorkbenchApp
+    from olai_tui.commands import said as said_of
     from olai_tui.ui.adapters import short_path
     from olai_tui.ui.generic_adapter import GenericAdapter
 
@@ -107,7 +108,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     for adapter in adapters:
         engine = getattr(adapter, "engine", None) if _made(adapter) else None
         problems = list(getattr(engine, "problems", []) or [])
-        said += [problem.said() if hasattr(problem, "said") else f"skipped {problem}" for problem in problems[:5]]
+        said += [said_of(problem) for problem in problems[:5]]
         if len(problems) > 5:
             said.append(f"skipped {len(problems) - 5} more files (`olai-tui index {adapter.name}` lists them all)")
     app = (app_class or WorkbenchApp)(adapters, keys if keys is not None else load_keys(), said,

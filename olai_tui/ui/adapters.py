@@ -22,6 +22,7 @@ from rich.console import Group
 from rich.text import Text
 
 from engines.answer import Batch, Hit, TierReport
+from engines.contract import model_tier_report
 from engines.notes.engine import SEMANTIC, WORDS, NotesEngine, recall_switched_off
 from engines.notes.exact import query_words
 from engines.notes.filters import might_filter, read_query
@@ -113,6 +114,13 @@ class PaneAdapter(Protocol):
     def close(self) -> None: ...
 
 
+def between_answers(tier: str, state, switched_off: bool = False) -> dict[str, TierReport]:
+    """What a model tier is doing between answers, for the footer (engines/contract.py's reading of its
+    index state): off, indexing done/of, unavailable or failed with why; nothing once it can answer."""
+    report = model_tier_report(tier, state, switched_off)
+    return {} if report.status == "answered" else {tier: report}
+
+
 def compare_search(adapter: PaneAdapter, column: Column, query: str, limit: int) -> Iterator[Batch]:
     """One compare column's stream: the adapter's own way where it has one, else its tiers."""
     own = getattr(adapter, "compare_search", None)
@@ -140,18 +148,11 @@ class NotesAdapter:
         return f"{len(self.engine.notes):,} notes in {one_line(self.label)}"
 
     def start(self) -> None:
-        if not recall_switched_off():
-            self.engine.start_indexing()
+        self.engine.start()  # the semantic index in the background, unless recall is off
 
     def live_reports(self) -> dict[str, TierReport]:
-        if recall_switched_off():
-            return {SEMANTIC: TierReport(SEMANTIC, "off", enable="unset OLAI_RECALL")}
-        state = self.engine.semantic.state()
-        if state.state in ("idle", "building"):
-            return {SEMANTIC: TierReport(SEMANTIC, "indexing", done=state.done, of=state.of)}
-        if state.state in ("unavailable", "failed"):
-            return {SEMANTIC: TierReport(SEMANTIC, state.state, reason=state.reason, enable=state.enable)}
-        return {}
+        off = recall_switched_off()  # off: the index is never made
+        return between_answers(SEMANTIC, None if off else self.engine.semantic.state(), off)
 
     def notices(self) -> list[str]:
         """The vector cache's notices (discarded and rebuilt, running without persistence), once each."""

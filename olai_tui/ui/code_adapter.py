@@ -20,7 +20,7 @@ from engines.code.engine import DEFAULT_TIERS, EMBEDDING, LEXICAL, TIERS, CodeEn
 from engines.code.engine import recall_switched_off as code_recall_off
 from engines.code.languages import BY_NAME
 from engines.lexical import tokenize
-from olai_tui.ui.adapters import Column, Lazy, RowView, Target
+from olai_tui.ui.adapters import Column, Lazy, RowView, Target, between_answers
 from olai_tui.ui.text import one_line, shown
 
 PREVIEW_LINES = 400  # a 3,000-line generated function would take seconds to lay out
@@ -68,14 +68,8 @@ class CodeAdapter:
     def live_reports(self) -> dict[str, TierReport]:
         if not self._meaning_on or not self._engine.made:
             return {}
-        if code_recall_off():
-            return {EMBEDDING: TierReport(EMBEDDING, "off", enable="unset OLAI_RECALL")}
-        state = self.engine.semantic.state()
-        if state.state in ("idle", "building"):
-            return {EMBEDDING: TierReport(EMBEDDING, "indexing", done=state.done, of=state.of)}
-        if state.state in ("unavailable", "failed"):
-            return {EMBEDDING: TierReport(EMBEDDING, state.state, reason=state.reason, enable=state.enable)}
-        return {}
+        off = code_recall_off()
+        return between_answers(EMBEDDING, None if off else self.engine.semantic.state(), off)
 
     def notices(self) -> list[str]:
         """The engine's notices (an endpoint ignored) and its vector cache's (discarded, not persisted)."""

@@ -207,12 +207,12 @@ class EvaluationScreen(Screen):
 
     def _open(self, engine: str, dataset: str, progress, say) -> Suite:
         """The suite of the chosen dataset, opened once and kept while the screen is up."""
-        from olai_tui.bench import shared_data
+        from engines.locations import shared_data, shared_heldout
 
         if self.suite is not None and (self.suite.engine, self.suite.dataset) == (engine, dataset):
             return self.suite
         self._close_suite()
-        self.suite = open_suite(engine, dataset, shared_data(), shared_data().parent / "heldout",
+        self.suite = open_suite(engine, dataset, shared_data(), shared_heldout(),
                                 progress=progress, say=say)
         return self.suite
 

@@ -22,7 +22,7 @@ from engines.products.engine import TIERS as ENGINE_TIERS
 from engines.products.engine import recall_switched_off as products_recall_off
 from engines.products.knowledge import words
 from engines.products.recall import SOURCES
-from olai_tui.ui.adapters import Column, Lazy, RowView, Target
+from olai_tui.ui.adapters import Column, Lazy, RowView, Target, between_answers
 from olai_tui.ui.text import one_line, reflowed, shown
 
 VECTORS = "vectors"
@@ -140,12 +140,7 @@ class ProductsAdapter:
     def live_reports(self) -> dict[str, TierReport]:
         if not self._meaning_on or not self._engine.made:
             return {}
-        state = self.engine.vectors.state()
-        if state.state in ("idle", "building"):
-            return {VECTORS: TierReport(VECTORS, "indexing", done=state.done, of=state.of)}
-        if state.state in ("unavailable", "failed"):
-            return {VECTORS: TierReport(VECTORS, state.state, reason=state.reason, enable=state.enable)}
-        return {}
+        return between_answers(VECTORS, self.engine.vectors.state())
 
     def notices(self) -> list[str]:
         """A config problem with the recall backend, and the vector cache's notices (discarded, not persisted)."""

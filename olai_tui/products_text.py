@@ -1,0 +1,36 @@
+"""How a products answer reads on the terminal: the words as read, "we do not sell that", a badge per
+judged row, and the tier chips with the path that ordered the rows (`olai-tui search products`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+BADGES = {"exact": "=", "variant": "~", "standin": "»", None: " "}
+
+
+def print_products(answer, stream=None) -> None:
+    out = stream or sys.stdout
+    u = answer.extras.get("understood", {})
+    read = [f"{k}: {', '.join(v) if isinstance(v, list) else v}" for k, v in u.items() if v and k != "notes"]
+    print("understood: " + ("; ".join(read) or "nothing"), file=out)
+    for note in u.get("notes", []):
+        print(f"  note: {note}", file=out)
+    flags = answer.extras.get("flags", [])
+    if "not_sold" in flags:
+        print("we do not sell that" + (" - instead:" if "only_standins" in flags else ""), file=out)
+    for hit in answer.hits:
+        label = hit.extras.get("label")
+        title = " ".join(hit.title.split())[:56]
+        print(f"{BADGES.get(label, ' ')} {hit.marker or ' '} {title:<56} {(label or hit.tier):<8} "
+              f"{hit.extras.get('quantity') or '':>10}  {', '.join(hit.extras.get('checks', []))[:60]}", file=out)
+    if not answer.hits:
+        print("(no products)", file=out)
+    chips = [f"{t.name}: {t.status}" + (f" {t.ms:.1f} ms" if t.ms is not None else "") for t in answer.tiers]
+    if answer.extras.get("recall_backend"):
+        chips.append(f"recall via {answer.extras['recall_backend']}"
+                     + (f" ({answer.extras['recall_fallback']})" if answer.extras.get("recall_fallback") else ""))
+    line = " · ".join(chips) + f" · path {answer.extras.get('path')}" + (f" ({answer.extras['reason']})"
+                                                                          if answer.extras.get("reason") else "")
+    bold = out.isatty() and not os.environ.get("NO_COLOR") if hasattr(out, "isatty") else False
+    print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
