@@ -71,8 +71,9 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     ``corpora``: an engine's corpus (missing: its demo corpus). ``engines``: engines (or factories)
     made by the caller (tests: a cache folder and a shared model of their own); when given, only those
     engines (and those in ``corpora``) get panes; otherwise every registered engine does, opened from
-    the registry. ``labels``: how a pane names its corpus (default: the corpus path as people say it). ``pane``: the pane selected at start (default: the first).
-    BadInput (one line) when the selected pane's corpus cannot be read. ``app.shutdown()`` stops the
+    the registry. ``labels``: how a pane names its corpus (default: the corpus path as people say it).
+    ``pane``: the pane selected at start (default: the first). BadInput (one line) when the selected
+    pane's corpus cannot be read. ``app.shutdown()`` stops the
     watchers and closes every engine.
     """
     from olai_tui.app import WorkbenchApp

@@ -373,8 +373,6 @@ def open_configured(corpus: Path, wait_for_index: bool = False) -> ProductsEngin
     try:
         engine = ProductsEngine(corpus, judge=judge, wait_for_index=wait_for_index)
     except (OSError, ValueError) as exc:  # the knowledge map beside a catalogue is unreadable or malformed
-        if isinstance(exc, CatalogueError):
-            raise
         raise CatalogueError(f"{corpus}: {exc}") from None
     engine.router, router_problem = router_from_config(engine)
     engine.config_notices = [p for p in (judge_problem, router_problem) if p]
