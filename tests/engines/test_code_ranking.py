@@ -102,3 +102,46 @@ def test_words_are_not_symbols(query):
 def test_a_question_keeps_its_content_words_and_its_embedded_identifiers():
     assert query_keywords("how does the DependencyInjector work") == ["dependency", "injector", "work"]
     assert embedded_symbols("how beforeAll hooks and safe_parse run") == ["beforeAll", "safe_parse"]
+
+
+def test_a_c_header_gives_way_to_the_source_file_that_implements_it(tmp_path):
+    root = write(tmp_path, {
+        "lib/connect.h": "/* How to connect to a remote host: the host name, the port, the retries. */\n"
+                         "struct connect_remote_host { const char *host; int port; int retries; };\n",
+        "lib/connect.c": "/* Open a socket. */\nint open_remote(const char *host, int port) {\n"
+                         "    return open_socket(resolve(host), port);\n}\n",
+    })
+    assert ids(CodeEngine(root=root), "connect to a remote host")[0].startswith("lib/connect.c")
+
+
+def test_a_cpp_header_keeps_its_place_beside_its_source(tmp_path):
+    # C++ headers hold classes and templates: often the answer, so they do not sink
+    root = write(tmp_path, {
+        "lib/connect.hpp": "/* Connect to a remote host: resolve the host name, then connect a socket to the\n"
+                           " * remote host. Connect to the host, connect again on failure. */\n"
+                           "class Connector { public: int connect_host(const char *host, int port); };\n",
+        "lib/connect.cpp": "/* Connect to a remote host. */\nint Connector::connect_host(const char *host, int port) {\n"
+                           "    return 0;\n}\n",
+    })
+    assert ids(CodeEngine(root=root), "connect to a remote host")[0].startswith("lib/connect.hpp")
+
+
+def test_a_file_whose_every_name_word_the_question_holds_comes_first(tmp_path):
+    mentions = "\n".join(f"    /** Null-safe string operations. */\n"
+                         f"    public String op{i}(String text) {{ return text; }}" for i in range(4))
+    root = write(tmp_path, {
+        "src/lang/text/StrTokenizer.java": "public class StrTokenizer {\n" + mentions + "\n}\n",
+        "src/lang/StringUtils.java": "public class StringUtils {\n    /** Checks if a string is empty: a null-safe string operation. */\n"
+                                     "    public static boolean isEmpty(CharSequence cs) { return cs == null; }\n}\n",
+    })
+    assert ids(CodeEngine(root=root), "null-safe string operations and helpers")[0].startswith("src/lang/StringUtils.java")
+
+
+def test_a_python_private_module_gives_way_to_the_public_one(tmp_path):
+    private = 'def check(function, args):\n    """Validate the arguments of a call to a function."""\n    return args\n'
+    root = write(tmp_path, {
+        "pkg/_internal/_checks.py": private,
+        "pkg/decorators.py": 'def validate_arguments(function):\n    """Validate the arguments of each call."""\n'
+                             '    return function\n',
+    })
+    assert ids(CodeEngine(root=root), "validate the arguments of a function call")[0].startswith("pkg/decorators.py")
