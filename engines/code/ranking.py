@@ -54,7 +54,9 @@ COHERENCE = 0.2  # x the file's summed candidate score / the best file's sum, ad
 SATURATION = 0.5  # the n-th extra chunk of a file already shown keeps SATURATION ** n of its score (1.0, none: -0.026)
 # Tried and not kept: a whole-file BM25 (a file's chunks as one document) lifting its chunks: x0.25
 # -0.001, x0.5 -0.006 (long files win everything); path words weighted by idf: +0.000.
-PREFIX = 3  # shortest shared prefix for a word to match a path part (config ~ configuration, req ~ request)
+# Shortest shared prefix for a word, or its stem, to match a path part (config ~ configuration, req ~
+# request, reads -> read ~ Readers/). The stem's prefix too: semble dev 0.8609 -> 0.8619 (7 up, 6 down).
+PREFIX = 3
 # Words that name the same kind of file where no shared prefix says so: "string helpers" ~ StringUtils
 # (semble dev 0.850 -> 0.852).
 PATH_SYNONYMS = {"helper": "util", "helpers": "util", "utility": "util", "utilities": "util", "utils": "util",
@@ -259,7 +261,7 @@ def _boost_path_words(scores: dict[int, float], shape: CodeShape, keywords: list
         key = shape.file[p]
         if key not in shares:
             parts = shape.path_parts[key]
-            found = sum(1 for w in keywords if _prefix_match(w, parts) or stems[w] in parts)
+            found = sum(1 for w in keywords if _prefix_match(w, parts) or _prefix_match(stems[w], parts))
             shares[key] = PATH_WORDS * found / len(keywords) + (STEM_NAMED if _named_by(shape, key, named, asked) else 0.0)
         if shares[key]:
             scores[p] += shares[key]
