@@ -94,7 +94,9 @@ def test_the_fill_keeps_the_contract_exact_first_then_words_evidence_and_marked_
 
 
 def test_a_note_holding_some_of_the_query_words_fills_as_word_evidence(demo):
-    answer = ask(demo, "slugs got")
+    # (not "slugs got": the sowing table's "see the slugs note" is 0.28 from it by meaning, under the
+    # demo notebook's weak bound, so that word is incidental there: test_notes_floor.py)
+    answer = ask(demo, "slugs got lettuce")
     exact = {h.id for h in answer.hits if h.tier == "exact"}
     words = [h for h in answer.hits if h.tier == "words"]
     assert words, [(h.id, h.tier) for h in answer.hits]

@@ -70,3 +70,25 @@ def test_weak_guesses_show_only_when_no_evidence_answered(embedder):
     for query in ("seedlings", "cold frame slugs copper tape", "jam"):
         assert not [h for h in ask(engine, query).hits if h.marker == WEAK_GUESS], query
     engine.close()
+
+
+def test_a_note_sharing_only_incidental_words_is_not_evidence_and_the_weak_guesses_show(tmp_path, embedder):
+    notebook = tmp_path / "notes"
+    shutil.copytree(DEMO, notebook)
+    # holds "recipe", half of "a bread recipe"'s words, and is about something else entirely
+    (notebook / "workshop" / "sockets.md").write_text(
+        "# Shed wiring\n\nOne extension lead feeding the saw, the heater and the kettle is a recipe for "
+        "disaster: give the saw its own circuit.\n")
+    engine = NotesEngine(notebook, embedder=embedder, cache_dir=str(tmp_path / "cache"), wait_for_index=True)
+    answer = ask(engine, "a bread recipe")
+    assert "workshop/sockets.md" not in [h.id for h in answer.hits], "one shared word, no shared meaning"
+    assert answer.hits and all(h.marker == WEAK_GUESS for h in answer.hits), "so nothing answered: guesses"
+    # without the meaning tier there is nothing to weigh the word against: the word alone shows it
+    words_only = ask(engine, "a bread recipe", tiers=("exact", "words"))
+    assert [h.id for h in words_only.hits] == ["workshop/sockets.md"]
+    # and a query it does answer by meaning keeps it
+    assert "workshop/sockets.md" in [h.id for h in ask(engine, "saw circuit overload recipe").hits]
+    # where nothing else answers at all, not even a guess, the shared words are still shown: not an empty answer
+    movies = ask(engine, "disaster movies")
+    assert [(h.id, h.tier, h.marker) for h in movies.hits] == [("workshop/sockets.md", "words", "")]
+    engine.close()
