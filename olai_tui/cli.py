@@ -13,6 +13,7 @@ from pathlib import Path
 
 from engines import registry
 from engines.errors import BadInput
+from olai_tui import interrupt
 from olai_tui.errors import UsageError, shown
 
 COMMANDS = ("search", "index", "eval", "bench", "mcp", "model")
@@ -126,6 +127,9 @@ def _positive_int(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command in COMMANDS and args.command != "mcp":  # the workbench and MCP handle ctrl+c themselves
+            with interrupt.recorded():
+                return _dispatch(args)
         return _dispatch(args)
     except (UsageError, BadInput) as exc:
         print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)

@@ -10,6 +10,8 @@ import os
 import sys
 import time
 
+from olai_tui import interrupt
+
 
 class Progress:
     def __init__(self, label: str, stream=None, width: int = 28) -> None:
@@ -23,6 +25,7 @@ class Progress:
         self._started = time.monotonic()
 
     def __call__(self, done: int, of: int) -> None:
+        interrupt.check()  # a ctrl+c that a C callback swallowed stops the work here
         if of <= 0:
             return
         if self.tty:

@@ -1,0 +1,48 @@
+"""ctrl+c during a long loop stops it even when the KeyboardInterrupt lands in a C callback and is lost."""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import os
+import signal
+
+import pytest
+
+from olai_tui import interrupt
+from olai_tui.progress import Progress
+
+
+def _sigint_inside_a_ctypes_callback() -> None:
+    # What llama.cpp's log callback did in CI: the signal's handler runs inside a Python function
+    # called from C, and ctypes prints "Exception ignored ..." and drops the KeyboardInterrupt.
+    callback = ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.SIGINT))
+    callback()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # ctypes' "Exception ignored": the case
+def test_a_swallowed_ctrl_c_stops_at_the_next_progress_call():
+    progress = Progress("work", stream=io.StringIO())
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupt.recorded():
+            for step in range(1, 4):
+                if step == 2:
+                    _sigint_inside_a_ctypes_callback()  # the exception is lost here: the loop goes on
+                done.append(step)
+                progress(step, 3)
+    assert done == [1, 2], "the step that was running finishes; none after it starts"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+
+
+def test_without_ctrl_c_progress_never_raises_and_an_ignored_sigint_stays_ignored():
+    progress = Progress("work", stream=io.StringIO())
+    with interrupt.recorded():
+        for step in range(1, 4):
+            progress(step, 3)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupt.recorded():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
