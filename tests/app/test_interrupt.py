@@ -22,17 +22,23 @@ def _sigint_inside_a_ctypes_callback() -> None:
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # ctypes' "Exception ignored": the case
 def test_a_swallowed_ctrl_c_stops_at_the_next_progress_call():
-    progress = Progress("work", stream=io.StringIO())
-    done = []
-    with pytest.raises(KeyboardInterrupt):
-        with interrupt.recorded():
-            for step in range(1, 4):
-                if step == 2:
-                    _sigint_inside_a_ctypes_callback()  # the exception is lost here: the loop goes on
-                done.append(step)
-                progress(step, 3)
-    assert done == [1, 2], "the step that was running finishes; none after it starts"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+    # SIGINT at Python's default, as a terminal's program has it: a suite run as a background job
+    # inherits it ignored, and then ctrl+c is not ours to record
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        progress = Progress("work", stream=io.StringIO())
+        done = []
+        with pytest.raises(KeyboardInterrupt):
+            with interrupt.recorded():
+                for step in range(1, 4):
+                    if step == 2:
+                        _sigint_inside_a_ctypes_callback()  # the exception is lost here: the loop goes on
+                    done.append(step)
+                    progress(step, 3)
+        assert done == [1, 2], "the step that was running finishes; none after it starts"
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_without_ctrl_c_progress_never_raises_and_an_ignored_sigint_stays_ignored():
