@@ -36,16 +36,15 @@ FUSION_WEIGHTS = {LEXICAL: 0.1, EMBEDDING: 1.0}
 FUSION_HEADS = {LEXICAL: 20, EMBEDDING: 50}
 
 # Over a source tree (symbols with files) the lexical tier reads names and paths (ranking.py) and is
-# the stronger tier, so the two are blended by score with the lexical one leading. semble's dev
-# repositories embedded by this branch's deadline (26 of 42; `olai-tui eval code --dataset semble
-# --split dev --repos ... --configs lexical,embedding,fused`), mean NDCG@10: lexical 0.879, embedding
-# alone 0.686; the embedding's place in its head added at 0.1/0.2/0.3/0.5: 0.880/0.881/0.874/0.862
-# (its cosine min-max scaled instead 0.881/0.881/0.881/0.868); symbol-shaped queries lose with any
-# weight (0.966 lexical, 0.916 at 0.5), so they keep the lexical order. MiniLM, a prose model, adds
-# little to code that the lexical tier already ranks by names and paths. An earlier run on 7 small
-# repositories, before the ranking's last steps, had put 0.5 first: that no longer holds.
-# CoSQA's pathless functions keep the RRF above, where meaning leads (a lexical weight this high
-# would undo its 0.550).
+# the stronger tier, so the two are blended by score with the lexical one leading. All 42 of semble's
+# dev repositories embedded (2026-12-01; `.venv/bin/python -m engines.eval.semble_blend`), mean
+# NDCG@10 by the embedding's weight 0 / 0.1 / 0.2 / 0.3 / 0.5: 0.8619 / 0.8644 / 0.8638 / 0.8555 /
+# 0.8362 (0.1 and 0.2 within noise of each other; 0.2 kept, chosen earlier on the first 26 embedded:
+# 0.880 / 0.881 / 0.874 / 0.862 at 0.1 / 0.2 / 0.3 / 0.5). The embedding tier alone scores 0.636:
+# MiniLM, a prose model, adds little to code that the lexical tier already ranks by names and paths.
+# Symbol-shaped queries lose with any weight (0.966 lexical, 0.916 at 0.5 on the 26), so they keep
+# the lexical order. CoSQA's pathless functions keep the RRF above, where meaning leads (a lexical
+# weight this high would undo its 0.550).
 BLEND_WEIGHT = 0.2
 BLEND_WEIGHT_SYMBOL = 0.0
 
