@@ -19,8 +19,7 @@ from engines.eval.semble import load_queries, load_repos, mean, ndcg
 
 def main(argv: list[str] | None = None) -> int:
     import engines.code.engine as code_engine
-    from engines.answer import collect
-    from engines.eval.semble_run import DEPTH, RepoRun
+    from engines.eval.semble_run import RepoRun
     from engines.locations import shared_data
 
     parser = argparse.ArgumentParser()
@@ -38,15 +37,14 @@ def main(argv: list[str] | None = None) -> int:
         queries = load_queries(data / "annotations" / f"{repo.name}.json", repo.name)
         run = RepoRun(repo)
         try:
-            run.ranker("fused")  # builds the embedding index (from the cache) and checks it is whole
-            positions = {s.id: i for i, s in enumerate(run.engine.symbols)}
+            # the eval's own fused ranker (it builds the embedding index from the cache and checks it is
+            # whole); the engine reads BLEND_WEIGHT at each search, so each weight below takes effect
+            rank = run.ranker("fused")
             for w in weights:
                 code_engine.BLEND_WEIGHT = w
                 scores, cats = [], {}
                 for q in queries:
-                    hits = collect("code", q.text, run.engine.search(q.text, limit=DEPTH,
-                                                                     tiers=("lexical", "embedding"))).hits
-                    score = ndcg([run.chunk(positions[h.id]) for h in hits], q.targets)
+                    score = ndcg(rank(q.text), q.targets)
                     scores.append(score)
                     cats.setdefault(q.category, []).append(score)
                 per_weight[w].append(mean(scores) or 0.0)
