@@ -8,13 +8,15 @@ index, one lookup per query word). Built inline, before the first answer.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 from typing import Mapping, Sequence
 
 from engines.code.gcpause import paused_gc
 from engines.code.ranking import CodeShape, rerank
 from engines.code.symbols import Symbol
-from engines.lexical import BM25Index, tokenize
+from engines.lexical import BM25Index, RunCache, tokenize, word_runs, words_of
 
 TIER = "lexical"
 
@@ -39,19 +41,28 @@ RERANK_POOL = 100  # BM25's head that the code-aware ranking re-orders (semble d
 K1, B = 1.5, 0.75
 
 
-def symbol_fields(symbol: Symbol, stem: bool = STEM) -> dict[str, list[str]]:
-    header = " ".join((symbol.signature, *symbol.decorators, *symbol.bases))
+def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool = STEM) -> dict[str, int]:
+    """The symbol's BM25 document as word -> count: each field's words (name words, docstring,
+    signature with decorators and bases, its own source, the file's path words) counted by the
+    field's weight, and the whole identifiers of its name and, CamelCase only, of its body."""
     name = symbol.qualname.replace("<locals>", "")
-    fields = {
-        "name": tokenize(name, stem) + (compounds(name) if COMPOUNDS else []),
-        "docstring": tokenize(symbol.docstring, stem),
-        "signature": tokenize(header, stem),
-        "body": tokenize(symbol.source, stem) + (compounds(symbol.source, snake=False) if COMPOUNDS else []),
-    }
+    fields = [("name", name, True), ("docstring", symbol.docstring, None),
+              ("signature", " ".join((symbol.signature, *symbol.decorators, *symbol.bases)), None),
+              ("body", symbol.source, False)]
     if symbol.path and FIELD_WEIGHTS.get("path"):
         rel = symbol.where.rsplit(":", 1)[0]
-        fields["path"] = tokenize("/".join(rel.split("/")[-PATH_DEPTH:]).rsplit(".", 1)[0], stem)
-    return fields
+        fields.append(("path", "/".join(rel.split("/")[-PATH_DEPTH:]).rsplit(".", 1)[0], None))
+    words: list[str] = []
+    for field, text, snake in fields:
+        weight = int(weights.get(field, 1))
+        if weight <= 0 or not text:
+            continue
+        runs = word_runs(text)
+        found = words_of(runs, stem)
+        if COMPOUNDS and snake is not None:
+            found += compounds_of(runs, snake)
+        words += found * weight
+    return Counter(words)
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -61,18 +72,24 @@ _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")  # a word boundary inside: R
 def compounds(text: str, snake: bool = True) -> list[str]:
     """Whole identifiers of two or more parts, folded (``RateLimiter`` -> ratelimiter): an exact
     name outranks a chunk that merely holds its words."""
-    out = []
-    for ident in _IDENT.findall(text):
-        if _CAMEL.search(ident) or (snake and "_" in ident.strip("_")):
-            out.append(ident.lower().replace("_", ""))
-    return out
+    return compounds_of(word_runs(text), snake)
+
+
+def compounds_of(runs: list[str], snake: bool = True) -> list[str]:
+    return list(chain.from_iterable(map(_COMPOUNDS_OF[snake].__getitem__, runs)))
+
+
+def _compounds(run: str, snake: bool) -> tuple[str, ...]:
+    return tuple(ident.lower().replace("_", "") for ident in _IDENT.findall(run)
+                 if _CAMEL.search(ident) or (snake and "_" in ident.strip("_")))
+
+
+_COMPOUNDS_OF = {True: RunCache(lambda run: _compounds(run, True)), False: RunCache(lambda run: _compounds(run, False))}
 
 
 def symbol_document(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool = STEM) -> list[str]:
-    words: list[str] = []
-    for name, tokens in symbol_fields(symbol, stem).items():
-        words.extend(tokens * int(weights.get(name, 1)))
-    return words
+    """The same document as a list of words (for libraries that take token lists: the evaluation's BM25Okapi)."""
+    return [w for w, n in symbol_counts(symbol, weights, stem).items() for _ in range(n)]
 
 
 @dataclass
@@ -89,8 +106,8 @@ class LexicalIndex:
     def build(cls, symbols: Sequence[Symbol], weights: Mapping[str, int] = FIELD_WEIGHTS,
               stem: bool = STEM) -> "LexicalIndex":
         with paused_gc():  # millions of short-lived words; the collector finds nothing (gcpause.py)
-            docs = [symbol_document(s, weights, stem) for s in symbols]
-            return cls(list(symbols), weights, stem, BM25Index(docs, k1=K1, b=B), CodeShape(symbols))
+            docs = [symbol_counts(s, weights, stem) for s in symbols]
+            return cls(list(symbols), weights, stem, BM25Index.from_counts(docs, k1=K1, b=B), CodeShape(symbols))
 
     def query_words(self, query: str) -> list[str]:
         return tokenize(query, self.stem) + (compounds(query) if COMPOUNDS else [])

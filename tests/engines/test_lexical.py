@@ -74,3 +74,38 @@ def test_standard_tokenize_reads_as_a_plain_bm25_setup():
 
     # lower-cased, one-letter words and stopwords out, Snowball stems (not our light stemmer: "caches" -> "cach")
     assert standard_tokenize("The Running of the caches, a HTTPServer x 12") == ["run", "cach", "httpserver", "12"]
+
+
+def test_the_index_built_from_counts_scores_as_bm25s_own_index_does():
+    """The matrix is built here with bm25s's Lucene formulas and handed to bm25s to score: if bm25s
+    changes how it stores or scores an index, this says so."""
+    import bm25s
+
+    texts = ["open a file and read the file", "rate limiter for requests", "retry the request after a delay",
+             "file file file", "", "close the file handle", "limiter limiter rate"]
+    docs = [tokenize(t) for t in texts]
+    ours = BM25Index(docs, k1=1.2, b=0.6)
+    theirs = bm25s.BM25(k1=1.2, b=0.6, method="lucene")
+    theirs.index(docs, show_progress=False)
+    for query in (["file"], ["rate", "limiter"], ["request", "file", "delay"], ["file", "file"]):
+        ids = [theirs.vocab_dict[w] for w in query]
+        np.testing.assert_allclose(ours.scores(query), theirs.get_scores_from_ids(ids), rtol=1e-6)
+    assert BM25Index.from_counts([{"rate": 1, "limiter": 1}, {"file": 3}]).top(["file"], 5) == \
+        BM25Index([["rate", "limiter"], ["file"] * 3]).top(["file"], 5)
+
+
+def test_documents_as_counts_hold_the_words_tokenize_reads():
+    from collections import Counter
+
+    from engines.code.lexical_tier import compounds, symbol_counts, symbol_document
+    from engines.code.symbols import Symbol
+
+    symbol = Symbol(id="a.py::RateLimiter.allow", kind="method", module="a", qualname="RateLimiter.allow",
+                    signature="(self, cost=1)", docstring="Whether the request may go.",
+                    source="def allow(self, cost=1):\n    return self.tokenBucket.take(cost) and rate_ok", where="svc/a.py:3",
+                    path="/x/svc/a.py", line=3, end_line=4)
+    counts = symbol_counts(symbol)
+    assert Counter(symbol_document(symbol)) == counts
+    assert counts["allow"] == 2 + 1 + 0 + 0  # name twice, body once ("def allow")
+    assert counts["ratelimiter"] == 2 and counts["tokenbucket"] == 1 and "rateok" not in counts  # snake only in names
+    assert compounds("getHTTPResponse rate_limit Crème_Brûlée x") == ["gethttpresponse", "ratelimit", "cremebrulee"]
