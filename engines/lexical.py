@@ -160,26 +160,24 @@ class BM25Index:
         self._build([Counter(d) for d in docs], k1, b)
 
     @classmethod
-    def from_counts(cls, counts: Sequence[Mapping[str, int]], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+    def from_counts(cls, counts: Sequence[dict[str, int]], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
         """The index of documents given as word -> count (``count_words``)."""
         index = cls.__new__(cls)
         index._build(counts, k1, b)
         return index
 
-    def _build(self, counts: Sequence[Mapping[str, int]], k1: float, b: float) -> None:
+    def _build(self, counts: Sequence[dict[str, int]], k1: float, b: float) -> None:
         self.size = len(counts)
         self._model = None
-        vocab: dict[str, int] = {}
-        terms: list[int] = []
-        tfs: list[int] = []
-        sizes: list[int] = []
-        add = vocab.setdefault
-        for doc in counts:
-            terms += [add(w, len(vocab)) for w in doc]
-            tfs += doc.values()
-            sizes.append(len(doc))
-        if not terms:
+        words = list(chain.from_iterable(counts))  # every document's distinct words, in order
+        if not words:
             return
+        # Word ids in order of first appearance, every step a C loop but the one over distinct words
+        # (a setdefault per word per document was 3.0 of 4.4 s for zig, abseil-cpp and 5 more).
+        vocab = {w: i for i, w in enumerate(dict.fromkeys(words))}
+        terms = list(map(vocab.__getitem__, words))
+        tfs = list(chain.from_iterable(map(dict.values, counts)))
+        sizes = list(map(len, counts))
         import bm25s  # imported here: only engines that rank lexically pay for it
 
         n_docs, n_vocab = len(counts), len(vocab)

@@ -19,11 +19,14 @@ import os
 import stat
 import tokenize as pytokenize
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 from engines.code.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
+from engines.code.parallel import read_all
 from engines.code.symbols import Symbol, parse_symbols
 from engines.code.source import CodeSource, Problem, _cause  # noqa: F401 (CodeSource, Problem: re-exported)
 from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
@@ -38,6 +41,12 @@ class CodeLoad:
     symbols: list[Symbol]
     problems: list[Problem]
     files: int
+    documents: list | None = None  # document(symbol) for each symbol, when load_sources was given one
+
+
+# What a load may compute for each symbol beside its parse, on the worker that read its file
+# (parallel.py): the lexical tier's BM25 document, so that counting words is spread over the cores too.
+Document = Callable[[Symbol], object]
 
 
 class CorpusError(BadInput):
@@ -93,23 +102,28 @@ def module_sources(names: list[str]) -> list[CodeSource]:
     return sources
 
 
-def load_sources(sources: list[CodeSource]) -> CodeLoad:
+def load_sources(sources: list[CodeSource], document: Document | None = None) -> CodeLoad:
+    """Every symbol of the sources, and ``document(symbol)`` for each when given (a module-level
+    function: it may run in a worker process)."""
     with paused_gc():  # the collector finds nothing here and cost more than half the time (gcpause.py)
-        return _load_sources(sources)
+        return _load_sources(sources, document)
 
 
-def _load_sources(sources: list[CodeSource]) -> CodeLoad:
+def _load_sources(sources: list[CodeSource], document: Document | None = None) -> CodeLoad:
     symbols: list[Symbol] = []
+    documents: list = []
     problems: list[Problem] = []
     files = 0
     missing: set[str] = set()  # grammars named once, not once per file
+    read = partial(_load_file_with_documents, document) if document is not None else load_file
     for source in sources:
         paths, found = find_code_files(source)
         problems += found
-        for path in paths:
-            file_symbols, problem = load_file(path, source.base)
+        for file_symbols, problem, *file_documents in read_all(paths, str(source.base), read, _read_sizes(paths)):
             files += 1
             symbols += file_symbols
+            if file_documents:
+                documents += file_documents[0]
             if problem is not None and problem.path.startswith("*"):
                 if problem.cause not in missing:
                     missing.add(problem.cause)
@@ -119,7 +133,24 @@ def _load_sources(sources: list[CodeSource]) -> CodeLoad:
     if not files and not problems:
         problems.append(Problem(", ".join(s.label for s in sources) or ".",
                                 "no code files here (none in any of the 19 languages read: engines/code/languages.py)"))
-    return CodeLoad(symbols, problems, files)
+    return CodeLoad(symbols, problems, files, documents if document is not None else None)
+
+
+def _read_sizes(paths: list[str]) -> list[int]:
+    """The bytes of each file a load will parse (a file over the limit is only named: 0)."""
+    sizes = []
+    for path in paths:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
+        sizes.append(size if size <= MAX_FILE_BYTES else 0)
+    return sizes
+
+
+def _load_file_with_documents(document: Document, path: str, base: str) -> tuple[list[Symbol], Problem | None, list]:
+    symbols, problem = load_file(path, base)
+    return symbols, problem, [document(s) for s in symbols]
 
 
 def load_file(path: str | os.PathLike, base: str | os.PathLike) -> tuple[list[Symbol], Problem | None]:

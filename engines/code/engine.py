@@ -31,7 +31,7 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, mo
                               read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
-from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex
+from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
                                 fuse)
 from engines.code.ranking import symbol_query
@@ -91,7 +91,7 @@ class CodeEngine(Engine):
             else:
                 raise CorpusError("no corpus: give a folder or --modules")
             self.root = self.sources[0].root
-            loaded = load_sources(self.sources)
+            loaded = load_sources(self.sources, document=symbol_counts)
         self.problems: list[Problem] = loaded.problems
         self.files = loaded.files
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
@@ -101,27 +101,32 @@ class CodeEngine(Engine):
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
         self._by_file: dict[str, list[Symbol]] = {}
-        self.set_symbols(loaded.symbols)
+        self._documents_by_file: dict[str, list] = {}  # each symbol's BM25 document, as _by_file
+        self.set_symbols(loaded.symbols, loaded.documents)
 
     # -- corpus --------------------------------------------------------------------------------
     @property
     def symbols(self) -> list[Symbol]:
         return self._symbols
 
-    def set_symbols(self, symbols: list[Symbol]) -> None:
+    def set_symbols(self, symbols: list[Symbol], documents: list | None = None) -> None:
+        """``documents``: each symbol's BM25 document when the load counted them (symbol_counts)."""
+        if documents is None:
+            documents = [symbol_counts(s) for s in symbols]
         with self._lock:
-            self._by_file = {}
-            for symbol in symbols:
+            self._by_file, self._documents_by_file = {}, {}
+            for symbol, document in zip(symbols, documents):
                 self._by_file.setdefault(symbol.path, []).append(symbol)
-        self._install(list(symbols))
+                self._documents_by_file.setdefault(symbol.path, []).append(document)
+        self._install(list(symbols), list(documents))
 
     def reload(self) -> None:
         """Read the whole corpus again (the pane's rebuild); a benchmark's symbols stay as they are."""
         if not self.sources:
             return
-        loaded = load_sources(self.sources)
+        loaded = load_sources(self.sources, document=symbol_counts)
         self.problems, self.files = loaded.problems, loaded.files
-        self.set_symbols(loaded.symbols)
+        self.set_symbols(loaded.symbols, loaded.documents)
 
     def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
                      rel: str | None = None) -> None:
@@ -140,10 +145,14 @@ class CodeEngine(Engine):
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
                 if symbols:
                     self._by_file[path] = symbols
+                    self._documents_by_file[path] = [symbol_counts(s) for s in symbols]
                 else:
                     self._by_file.pop(path, None)
-            merged = [s for p in sorted(self._by_file) for s in self._by_file[p]]
-        self._install(merged)
+                    self._documents_by_file.pop(path, None)
+            order = sorted(self._by_file)
+            merged = [s for p in order for s in self._by_file[p]]
+            documents = [d for p in order for d in self._documents_by_file[p]]
+        self._install(merged, documents)  # only the changed files' words counted again
         if self._vectors is not None and not self.wait_for_index:
             self._vectors.start()
 
@@ -152,8 +161,8 @@ class CodeEngine(Engine):
         with self._lock:
             return list(self._by_file)
 
-    def _install(self, symbols: list[Symbol]) -> None:
-        lexical = LexicalIndex.build(symbols)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
+    def _install(self, symbols: list[Symbol], documents: list) -> None:
+        lexical = LexicalIndex.build(symbols, documents=documents)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
         with self._lock:
             self._symbols = symbols
             self._lexical = lexical

@@ -141,15 +141,17 @@ class CodeShape:
         self.flat_stem: dict[str, str] = {}  # file key -> its stem folded, separators out ("exception_handlers" -> exceptionhandlers)
         penalties: dict[str, float] = {}
         exts: dict[str, str] = {}
+        stems: dict[str, str] = {}
         for i, s in enumerate(symbols):
             path = s.path or ""
             key = path or f"\0{s.id}"
             self.file.append(key)
-            rel = _relative(s, root)
-            base = os.path.basename(rel)
-            stem = os.path.splitext(base)[0] if base else ""
-            self.stem.append(stem)
-            if key not in penalties:
+            if key not in penalties:  # what depends on the file only, once a file
+                rel = _relative(s, root)
+                base = os.path.basename(rel)
+                stem = stems[key] = os.path.splitext(base)[0] if base else ""
+                if path:
+                    exts[key] = os.path.splitext(rel)[1].lower()
                 penalties[key] = _penalty(rel) if path else 1.0
                 folder = os.path.basename(os.path.dirname(rel))
                 parts = set(split_identifier(stem)) | set(split_identifier(folder)) if path else set()
@@ -159,9 +161,8 @@ class CodeShape:
                 self.path_parts[key] = frozenset(stem_word(p) for p in parts) | frozenset(parts)
                 self.flat_stem[key] = "".join(split_identifier(stem)) if path else ""
                 self.stem_parts[key] = tuple(PATH_SYNONYMS.get(w, w) for w in split_identifier(stem)) if path else ()
+            self.stem.append(stems[key])
             self.penalty.append(penalties[key])
-            if path:
-                exts.setdefault(key, os.path.splitext(rel)[1].lower())
             qualname = getattr(s, "qualname", "") or ""
             self.qualnames.append(qualname.replace("::", ".").replace("<locals>.", ""))
             if getattr(s, "kind", "") == "module":
