@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from engines import registry
@@ -127,10 +128,9 @@ def _positive_int(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if args.command in COMMANDS and args.command != "mcp":  # the workbench and MCP handle ctrl+c themselves
-            with interrupt.recorded():
-                return _dispatch(args)
-        return _dispatch(args)
+        handles_ctrl_c = args.command not in COMMANDS or args.command == "mcp"  # the workbench and MCP do it themselves
+        with nullcontext() if handles_ctrl_c else interrupt.recorded():
+            return _dispatch(args)
     except (UsageError, BadInput) as exc:
         print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
