@@ -73,10 +73,13 @@ class RunCache(dict):
 
     ``map`` over the bound ``__getitem__`` does the lookups in C, so only a new run costs Python:
     the BM25 documents of the 8 largest-source semble repositories took 6.3 s CPU with the words
-    split, folded and stemmed one by one. Bounded: past LIMIT distinct runs it starts again, so a
-    long-lived process that reads many corpora keeps at most ~40 MB here."""
+    split, folded and stemmed one by one. Bounded: past LIMIT distinct runs it starts again. An entry
+    holds ~115 bytes (tracemalloc: the code tier's caches after zig, abseil-cpp, laravel, pandoc and
+    cats, 367,429 entries, 42 MB), so each cache stays under ~12 MB in a long-lived process (the
+    workbench, the MCP server, each parse worker); a higher bound mostly saved refilling between
+    repositories, not within one."""
 
-    LIMIT = 200_000
+    LIMIT = 100_000
 
     def __init__(self, read) -> None:
         super().__init__()
