@@ -6,6 +6,7 @@ import ctypes
 import io
 import os
 import signal
+import sys
 
 import pytest
 
@@ -20,11 +21,12 @@ def _sigint_inside_a_ctypes_callback() -> None:
     callback()
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # ctypes' "Exception ignored": the case
-def test_a_swallowed_ctrl_c_stops_at_the_next_progress_call():
+def test_a_swallowed_ctrl_c_stops_at_the_next_progress_call_and_prints_no_traceback(monkeypatch):
     # SIGINT at Python's default, as a terminal's program has it: a suite run as a background job
     # inherits it ignored, and then ctrl+c is not ours to record
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    reported = []  # what would reach stderr as "Exception ignored on calling ctypes callback function"
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
     try:
         progress = Progress("work", stream=io.StringIO())
         done = []
@@ -36,9 +38,23 @@ def test_a_swallowed_ctrl_c_stops_at_the_next_progress_call():
                     done.append(step)
                     progress(step, 3)
         assert done == [1, 2], "the step that was running finishes; none after it starts"
+        assert reported == [], "the dropped ctrl+c's report is kept off the terminal"
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the usual handler is back"
+        assert sys.unraisablehook == reported.append, "and the usual report for anything else"
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_other_exceptions_in_callbacks_are_still_reported(monkeypatch):
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+
+    def fail() -> None:
+        raise ValueError("a real bug in a callback")
+
+    with interrupt.recorded():
+        ctypes.CFUNCTYPE(None)(fail)()
+    assert [type(u.exc_value) for u in reported] == [ValueError]
 
 
 def test_without_ctrl_c_progress_never_raises_and_an_ignored_sigint_stays_ignored():
