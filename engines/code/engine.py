@@ -139,13 +139,14 @@ class CodeEngine(Engine):
     def replace_files(self, changes: list[tuple[str, list[Symbol], Problem | None, str | None]]) -> None:
         """Several files' (path, symbols, problem, rel) at once, the watcher's batch: BM25 is rebuilt
         once, not once per file (1,000 files written in a burst were not all in after 100 s)."""
+        counted = {path: [symbol_counts(s) for s in symbols] for path, symbols, _, _ in changes if symbols}  # off the lock
         with self._lock:
             for path, symbols, problem, rel in changes:
                 named = {rel, problem.path if problem else None} - {None}
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
                 if symbols:
                     self._by_file[path] = symbols
-                    self._documents_by_file[path] = [symbol_counts(s) for s in symbols]
+                    self._documents_by_file[path] = counted[path]
                 else:
                     self._by_file.pop(path, None)
                     self._documents_by_file.pop(path, None)

@@ -74,11 +74,7 @@ _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")  # a word boundary inside: R
 def compounds(text: str, snake: bool = True) -> list[str]:
     """Whole identifiers of two or more parts, folded (``RateLimiter`` -> ratelimiter): an exact
     name outranks a chunk that merely holds its words."""
-    return compounds_of(word_runs(text), snake)
-
-
-def compounds_of(runs: list[str], snake: bool = True) -> list[str]:
-    return list(chain.from_iterable(map(_COMPOUNDS_OF[snake].__getitem__, runs)))
+    return [folded for run in word_runs(text) for folded in _compounds(run, snake)]  # a query's: short, not cached
 
 
 def _compounds(run: str, snake: bool) -> tuple[str, ...]:
@@ -86,7 +82,6 @@ def _compounds(run: str, snake: bool) -> tuple[str, ...]:
                  if _CAMEL.search(ident) or (snake and "_" in ident.strip("_")))
 
 
-_COMPOUNDS_OF = {True: RunCache(lambda run: _compounds(run, True)), False: RunCache(lambda run: _compounds(run, False))}
 _FIELD_WORDS: dict[tuple[bool, bool | None], RunCache] = {}
 
 
