@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterator, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Protocol, Sequence
 
 from engines.answer import Answer, Batch, TierReport, collect
+
+# ``progress(done, of, what)``: long work a caller waits on (a large tree read, a first index build
+# that a search waits for), ``what`` saying what is being done ("reading files", "embedding notes").
+WaitProgress = Callable[[int, int, str], None]
 
 READ_LIMIT = 64_000  # characters a read returns: a 3,000-line generated file would flood an agent's context
 
@@ -103,6 +107,8 @@ class Engine(abc.ABC):
     reorders: ClassVar[bool] = False
 
     problems: list  # files or lines skipped while reading the corpus, each str()-able in one line
+    # Told how long work a caller waits on moves (engines.registry.open_engine sets it); None: nobody asks.
+    progress: WaitProgress | None = None
 
     @abc.abstractmethod
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
@@ -137,6 +143,14 @@ class Engine(abc.ABC):
         """Build what the model tiers need, blocking, with ``progress(done, of)``; the index's state
         (``state``, ``done``, ``of``, ``reason``, ``enable``), or None where there is nothing to build."""
         return None
+
+    def waiting(self, what: str) -> Callable[[int, int], None]:
+        """A ``progress(done, of)`` for a build a search waits on: told to :attr:`progress` (as it is
+        when called) as ``what``."""
+        def report(done: int, of: int) -> None:
+            if self.progress is not None:
+                self.progress(done, of, what)
+        return report
 
     def index_summary(self, state) -> str:
         """What a finished build did, in one line (``olai-tui index``)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engines.contract import Engine, Option
+from engines.contract import Engine, Option, WaitProgress
 from engines.errors import BadInput
 
 
@@ -30,6 +30,9 @@ class EngineSpec:
     default_corpus: Callable[[], Path | None]  # the embedded demo corpus, or None where there is none
     options: tuple[Option, ...] = ()
     corpus_required: bool = False  # True: no default corpus; open() without one is a bad argument
+    # True: open() takes ``progress=`` (a WaitProgress) and reports reading the corpus through it.
+    # Every engine is told afterwards, through ``Engine.progress``, of the builds a search waits on.
+    reads_with_progress: bool = False
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
@@ -68,8 +71,12 @@ def spec(name: str) -> EngineSpec:
     return found
 
 
-def open_engine(name: str, corpus: Path | None = None, *, wait_for_index: bool = False, **options: Any) -> Engine:
-    """The engine ``name`` over ``corpus`` (None: its demo corpus). BadInput for a bad name, option or corpus."""
+def open_engine(name: str, corpus: Path | None = None, *, wait_for_index: bool = False,
+                progress: WaitProgress | None = None, **options: Any) -> Engine:
+    """The engine ``name`` over ``corpus`` (None: its demo corpus). BadInput for a bad name, option or corpus.
+    ``progress(done, of, what)`` is told how the long work a caller waits on moves: reading a large
+    corpus (engines that declare ``reads_with_progress``) and, with ``wait_for_index``, the index a
+    search waits for."""
     found = spec(name)
     known = {o.name for o in found.options}
     for key, value in options.items():
@@ -80,7 +87,12 @@ def open_engine(name: str, corpus: Path | None = None, *, wait_for_index: bool =
         corpus = found.default_corpus()
     if corpus is None and found.corpus_required:
         raise BadInput(f"{name}: give a corpus (--corpus PATH)")
-    return found.open(corpus, wait_for_index=wait_for_index, **{k: v for k, v in options.items() if k in known})
+    chosen = {k: v for k, v in options.items() if k in known}
+    if progress is not None and found.reads_with_progress:
+        chosen["progress"] = progress
+    engine = found.open(corpus, wait_for_index=wait_for_index, **chosen)
+    engine.progress = progress
+    return engine
 
 
 def _read_plugins() -> None:
@@ -106,11 +118,13 @@ def _open_notes(corpus: Path, wait_for_index: bool = False) -> Engine:
     return NotesEngine(corpus, wait_for_index=wait_for_index)
 
 
-def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[str] | tuple = ()) -> Engine:
+def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[str] | tuple = (),
+               progress: WaitProgress | None = None) -> Engine:
     from engines.code.engine import CodeEngine
 
     modules = [m for m in (modules or []) if m]
-    return CodeEngine(None if modules else corpus, modules=modules, wait_for_index=wait_for_index)
+    read = None if progress is None else (lambda done, of: progress(done, of, "reading files"))
+    return CodeEngine(None if modules else corpus, modules=modules, wait_for_index=wait_for_index, progress=read)
 
 
 def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
@@ -134,4 +148,5 @@ register(EngineSpec("products", "a product catalogue: hard rules, fused recall, 
                     _open_products, _demo("products")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),
-                    options=(Option("modules", "installed modules to search instead of a folder", "list"),)))
+                    options=(Option("modules", "installed modules to search instead of a folder", "list"),),
+                    reads_with_progress=True))

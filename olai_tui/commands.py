@@ -12,7 +12,7 @@ from engines.contract import Engine
 from engines.errors import BadInput
 from olai_tui.errors import UsageError
 from olai_tui.products_text import print_products
-from olai_tui.progress import Progress
+from olai_tui.progress import Progress, WaitLine
 
 
 SKIPPED_SHOWN = 50  # each skipped file named; a catalogue with thousands of bad lines is summed up after 50
@@ -24,14 +24,19 @@ def said(problem) -> str:
     return problem.said() if hasattr(problem, "said") else f"skipped {problem}"
 
 
-def open_engine(name: str, corpus: Path | None, wait_for_index: bool, **options) -> Engine:
-    """The registry's engine ``name`` over ``corpus``; each skipped file or line named once on stderr."""
+def open_engine(name: str, corpus: Path | None, wait_for_index: bool, progress: WaitLine | None = None,
+                **options) -> Engine:
+    """The registry's engine ``name`` over ``corpus``; each skipped file or line named once on stderr;
+    ``progress``: the line that shows what the command waits on (reading a large tree, a first index)."""
     from engines import registry
 
     try:
-        engine = registry.open_engine(name, corpus, wait_for_index=wait_for_index, **options)
+        engine = registry.open_engine(name, corpus, wait_for_index=wait_for_index, progress=progress, **options)
     except BadInput as exc:
         raise UsageError(" ".join(str(exc).split())) from None
+    finally:
+        if progress is not None:
+            progress.clear()
     skipped = list(engine.problems)
     for problem in skipped[:SKIPPED_SHOWN]:  # the good files are still searched
         print(f"olai-tui: {said(problem)}", file=sys.stderr)
@@ -42,13 +47,15 @@ def open_engine(name: str, corpus: Path | None, wait_for_index: bool, **options)
 
 def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers: str | None, as_json: bool,
            **options) -> int:
-    engine = open_engine(engine_name, corpus, wait_for_index=True, **options)
+    waiting = WaitLine(engine_name)
+    engine = open_engine(engine_name, corpus, wait_for_index=True, progress=waiting, **options)
     try:
         try:
             answer = engine.collect(query, engine.search(query, limit=limit, tiers=tiers))
         except ValueError as exc:  # an unknown tier, said before any work
             raise UsageError(f"--tiers: {exc}") from None
     finally:
+        waiting.clear()
         engine.close()
     for notice in engine.notices():  # the config's problems, what the search found out (a cache rebuilt)
         print(f"olai-tui: {notice}", file=sys.stderr)
@@ -61,7 +68,7 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
 
 
 def index(engine_name: str, corpus: Path | None, **options) -> int:
-    engine = open_engine(engine_name, corpus, wait_for_index=True, **options)
+    engine = open_engine(engine_name, corpus, wait_for_index=True, progress=WaitLine(engine_name), **options)
     try:
         progress = Progress(f"indexing {engine_name}")
         state = engine.build_index(progress=progress)

@@ -52,3 +52,47 @@ class Progress:
         else:
             self.stream.write(end + "\n")
         self.stream.flush()
+
+
+class WaitLine:
+    """What a one-shot command waits on before it can answer (a large tree read, a first index build
+    a search waits for), on one redrawn line of a terminal's stderr: drawn only once the wait has
+    lasted ``SHOW_AFTER_S`` and wiped when the answer is printed, so a quick search shows nothing
+    extra; silent where stderr is not a terminal (a script reads the answer, not a bar).
+
+    Called as ``WaitProgress`` (engines/contract.py): ``line(done, of, what)``."""
+
+    SHOW_AFTER_S = 0.5  # a first screen within half a second needs no word about waiting
+
+    def __init__(self, engine: str, stream=None) -> None:
+        self.engine = engine
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._started = time.monotonic()
+        self._last_draw = 0.0
+        self._drawn = False
+        self._closed = False
+
+    def __call__(self, done: int, of: int, what: str) -> None:
+        interrupt.check()  # a ctrl+c that a C callback swallowed stops the wait here
+        if not self.tty or self._closed or of <= 0:
+            return
+        now = time.monotonic()
+        if now - self._started < self.SHOW_AFTER_S or (done < of and now - self._last_draw < 0.1):
+            return
+        self._last_draw = now
+        self._drawn = True
+        self.stream.write(f"\r\x1b[2K{self.engine}: {what} {done:,}/{of:,}")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Wipe the line (if one was drawn) before the answer is printed."""
+        if self._drawn:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self._drawn = False
+
+    def close(self) -> None:
+        """Wipe the line and never draw again (the terminal is someone else's now)."""
+        self.clear()
+        self._closed = True

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from engines import registry
-from engines.contract import Engine
+from engines.contract import Engine, WaitProgress
 from olai_tui.ui.keys import KeyConfig, load_keys
 
 
@@ -65,14 +65,16 @@ class Watchers:
 def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str | None = None, *,
                     engines: Mapping[str, Engine | Callable[[], Engine]] | None = None,
                     keys: KeyConfig | None = None, app_class=None, watch: bool = True,
-                    notices: list[str] | None = None, labels: Mapping[str, str] | None = None, **app_options):
+                    notices: list[str] | None = None, labels: Mapping[str, str] | None = None,
+                    loading: WaitProgress | None = None, **app_options):
     """The workbench app over every registered engine.
 
     ``corpora``: an engine's corpus (missing: its demo corpus). ``engines``: engines (or factories)
     made by the caller (tests: a cache folder and a shared model of their own); when given, only those
     engines (and those in ``corpora``) get panes; otherwise every registered engine does, opened from
     the registry. ``labels``: how a pane names its corpus (default: the corpus path as people say it).
-    ``pane``: the pane selected at start (default: the first). BadInput (one line) when the selected
+    ``pane``: the pane selected at start (default: the first), read before the app starts and told to
+    ``loading(done, of, what)`` as it goes (run_app: a line on the terminal, as a search's). BadInput (one line) when the selected
     pane's corpus cannot be read. ``app.shutdown()`` stops the
     watchers and closes every engine.
     """
@@ -94,7 +96,9 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
         def opener(spec=spec, corpus=corpus):
             made = given.get(spec.name)
             if made is None:
-                engine = registry.open_engine(spec.name, corpus)
+                told = loading if spec.name == pane else None  # the others open while the app runs
+                engine = registry.open_engine(spec.name, corpus, progress=told)
+                engine.progress = None  # nothing may draw on the terminal once the app has it
             else:
                 engine = made() if callable(made) and not isinstance(made, Engine) else made
             return watchers.follow(engine) if watch else engine
@@ -128,9 +132,14 @@ def run_app(corpora: Mapping[str, Path | None] | None = None, pane: str = "notes
     import sys
 
     from engines.errors import BadInput
+    from olai_tui.progress import WaitLine
 
+    waiting = WaitLine(pane)  # a large tree is read before the workbench draws: say so meanwhile
     try:
-        app = build_workbench(corpora, pane, freeze_after_paint=True)
+        try:
+            app = build_workbench(corpora, pane, freeze_after_paint=True, loading=waiting)
+        finally:
+            waiting.close()  # wiped before any error line; and the terminal is the app's from here
     except BadInput as exc:
         print(f"olai-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

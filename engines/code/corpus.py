@@ -102,24 +102,32 @@ def module_sources(names: list[str]) -> list[CodeSource]:
     return sources
 
 
-def load_sources(sources: list[CodeSource], document: Document | None = None) -> CodeLoad:
+def load_sources(sources: list[CodeSource], document: Document | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> CodeLoad:
     """Every symbol of the sources, and ``document(symbol)`` for each when given (a module-level
-    function: it may run in a worker process)."""
+    function: it may run in a worker process); ``progress(files read, of)`` as the files are read."""
     with paused_gc():  # the collector finds nothing here and cost more than half the time (gcpause.py)
-        return _load_sources(sources, document)
+        return _load_sources(sources, document, progress)
 
 
-def _load_sources(sources: list[CodeSource], document: Document | None = None) -> CodeLoad:
+def _load_sources(sources: list[CodeSource], document: Document | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> CodeLoad:
     symbols: list[Symbol] = []
     documents: list = []
     problems: list[Problem] = []
     files = 0
     missing: set[str] = set()  # grammars named once, not once per file
     read = partial(_load_file_with_documents, document) if document is not None else load_file
+    found_paths = []
     for source in sources:
         paths, found = find_code_files(source)
         problems += found
-        for file_symbols, problem, *file_documents in read_all(paths, str(source.base), read, _read_sizes(paths)):
+        found_paths.append(paths)
+    of = sum(len(paths) for paths in found_paths)
+    for source, paths in zip(sources, found_paths):
+        told = None if progress is None else (lambda done, _, start=files: progress(start + done, of))
+        for file_symbols, problem, *file_documents in read_all(paths, str(source.base), read, _read_sizes(paths),
+                                                                told):
             files += 1
             symbols += file_symbols
             if file_documents:

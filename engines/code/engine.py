@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -65,8 +65,9 @@ class CodeEngine(Engine):
     def __init__(self, root: str | os.PathLike | None = None, modules: Sequence[str] = (),
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
-                 remote_endpoint: str | None = None) -> None:
-        """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark).
+                 remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None) -> None:
+        """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
+        ``progress(files read, of)`` while a tree is read.
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -91,7 +92,7 @@ class CodeEngine(Engine):
             else:
                 raise CorpusError("no corpus: give a folder or --modules")
             self.root = self.sources[0].root
-            loaded = load_sources(self.sources, document=symbol_counts)
+            loaded = load_sources(self.sources, document=symbol_counts, progress=progress)
         self.problems: list[Problem] = loaded.problems
         self.files = loaded.files
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
@@ -278,7 +279,7 @@ class CodeEngine(Engine):
 
         index = self.vectors
         if self.wait_for_index and index.state().state != "ready":
-            index.build()
+            index.build(progress=self.waiting("embedding symbols"))
         elif not self.wait_for_index:
             index.start()
         state = index.state()

@@ -34,6 +34,7 @@ PARALLEL_BYTES_WARM = 300_000
 IDLE_S = 30.0
 BATCHES_PER_WORKER = 16  # batches a little smaller than a worker's share: a slow batch does not leave a core idle
 MAX_WORKERS = 8
+PROGRESS_EVERY = 64  # files read in this process between two progress calls
 _PRELOAD = ["engines.code.corpus", "engines.code.treesitter"]
 
 
@@ -45,14 +46,16 @@ def workers() -> int:
     return max(1, min(cores, MAX_WORKERS))
 
 
-def read_all(paths: list[str], base: str, read: Callable[[str, str], tuple], sizes: list[int]) -> list:
+def read_all(paths: list[str], base: str, read: Callable[[str, str], tuple], sizes: list[int],
+             progress: Callable[[int, int], None] | None = None) -> list:
     """``[read(path, base) for path in paths]``, on every core when the files' ``sizes`` (the bytes
-    each will parse) add up to a large tree. ``read``: a module-level function (it is pickled)."""
+    each will parse) add up to a large tree. ``read``: a module-level function (it is pickled).
+    ``progress(files read, of)`` as they are read."""
     n = workers()
     floor = PARALLEL_BYTES_WARM if _pool.warm() else PARALLEL_BYTES
     if n < 2 or sum(sizes) < floor or "forkserver" not in multiprocessing.get_all_start_methods() \
             or multiprocessing.current_process().daemon:  # a daemonic process may not start workers
-        return [read(p, base) for p in paths]
+        return _read_here(paths, base, read, progress)
     with _pool.lease(n) as pool:
         if pool is not None:
             futures: list = []
@@ -62,13 +65,27 @@ def read_all(paths: list[str], base: str, read: Callable[[str, str], tuple], siz
                 out: list = []
                 for future in futures:
                     out += future.result()
+                    if progress is not None:
+                        progress(len(out), len(paths))
                 return out
             except Exception:  # noqa: BLE001 - a worker could not start or died (BrokenProcessPool): read here
                 _pool.broken()
             finally:
                 for future in futures:
                     future.cancel()  # after ctrl+c: the batches not started are dropped
-    return [read(p, base) for p in paths]
+    return _read_here(paths, base, read, progress)
+
+
+def _read_here(paths: list[str], base: str, read: Callable[[str, str], tuple],
+               progress: Callable[[int, int], None] | None) -> list:
+    if progress is None:
+        return [read(p, base) for p in paths]
+    out = []
+    for path in paths:
+        out.append(read(path, base))
+        if len(out) % PROGRESS_EVERY == 0 or len(out) == len(paths):
+            progress(len(out), len(paths))
+    return out
 
 
 class _Pool:

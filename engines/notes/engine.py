@@ -359,7 +359,7 @@ class NotesEngine(Engine):
         """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""
         index = self.semantic
         if self.wait_for_index:
-            index.build()  # the command line waits for the index (with its own progress line) ...
+            index.build(progress=self.waiting("embedding notes"))  # the command line waits for the index ...
         else:
             index.start()
         started = time.perf_counter()  # ... and the tier's time is the answer's, not the build's

@@ -104,7 +104,8 @@ class ProductsEngine(Engine):
 
                     self._embedder = LlamaEmbedder()
                 texts = [product_text(p, self.knowledge) for p in self.products]
-                self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index)
+                self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
+                                               self.waiting("embedding products"))
             return self._vectors
 
     def build_index(self, progress=None):

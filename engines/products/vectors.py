@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Callable
 
 import numpy as np
 
@@ -29,13 +30,15 @@ PUBLISH_EVERY_S = 2.0  # searches during a build see new vectors at most this la
 
 class ProductVectors(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, texts: list[str], scope: str, cache_dir: str | None = None,
-                 wait: bool = False) -> None:
+                 wait: bool = False, wait_progress: Callable[[int, int], None] | None = None) -> None:
+        """``wait``: a search waits for the vectors (the command line), told to ``wait_progress(done, of)``."""
         self.embedder = embedder
         self.texts = texts
         self.keys = [text_key(t) for t in texts]
         self.scope = scope
         self.cache_dir = cache_dir
         self.wait = wait
+        self.wait_progress = wait_progress
         self.embedded_texts: list[str] = []  # embedded by this process (the rest came from the cache)
         self._cache: VectorCache | None = None
         self._lock = threading.RLock()
@@ -130,7 +133,7 @@ class ProductVectors(SettlesWithCooldown):
     def __call__(self, request: Request, allowed: np.ndarray) -> tuple[list[int], str, str | None]:
         """(ranked positions, status, reason): status answered | empty | indexing | unavailable | failed."""
         if self.wait:
-            self.build()
+            self.build(progress=self.wait_progress)
         else:
             self.start()
         state = self.state()

@@ -45,3 +45,19 @@ async def test_a_function_added_to_a_file_shows_on_the_code_panes_next_query(tmp
             assert found[0].where.startswith("shopfront/orders.py:")
     finally:
         app.shutdown()
+
+
+
+async def test_the_selected_panes_tree_is_read_before_the_app_draws_and_says_how_it_moves(tmp_path):
+    tree = tmp_path / "code"
+    shutil.copytree(CODE_DEMO, tree)
+    told = []
+    app = build_workbench({"code": tree}, pane="code", app_class=SnapshotWorkbench, watch=False,
+                          loading=lambda done, of, what: told.append((done, of, what)))
+    try:
+        engine = next(a for a in app.adapters if a.name == "code").engine
+        assert told and told[-1] == (engine.files, engine.files, "reading files")
+        assert {what for _, _, what in told} == {"reading files"}  # the other panes are not read yet
+        assert engine.progress is None, "nothing may draw on the terminal once the app has it"
+    finally:
+        app.shutdown()

@@ -182,13 +182,15 @@ def test_bad_input_corpus_via_cli(tmp_path):
 
 
 # -- output for people --------------------------------------------------------------------------------
-def run_on_a_terminal(*args: str, env: dict) -> str:
-    """Run the CLI with stdout on a pseudo-terminal; what it printed there."""
+def run_on_a_terminal(*args: str, env: dict, stream: str = "stdout") -> str:
+    """Run the CLI with ``stream`` (stdout or stderr) on a pseudo-terminal; what it printed there."""
     primary, secondary = os.openpty()
     try:
         environment = dict(os.environ, **env)
+        streams = {"stdout": secondary, "stderr": subprocess.PIPE} if stream == "stdout" else \
+            {"stdout": subprocess.DEVNULL, "stderr": secondary}
         child = subprocess.Popen([sys.executable, "-m", "olai_tui.cli", *args], cwd=REPO, env=environment,
-                                 stdout=secondary, stderr=subprocess.PIPE)
+                                 **streams)
         os.close(secondary)
         secondary = None
         out = b""
@@ -201,7 +203,8 @@ def run_on_a_terminal(*args: str, env: dict) -> str:
                 break
             out += data
         child.wait(timeout=120)
-        child.stderr.close()
+        if child.stderr is not None:
+            child.stderr.close()
         assert child.returncode == 0
         return out.decode("utf-8", "replace")
     finally:
@@ -223,6 +226,25 @@ def test_no_color_means_no_escape_codes_even_on_a_terminal():
     assert "\x1b" not in plain
     # The probe can see colour: without NO_COLOR a terminal gets it.
     assert "\x1b[" in run_on_a_terminal("search", "notes", "seedlings", env={"NO_COLOR": ""})
+
+
+def test_a_search_that_waits_for_a_first_index_says_so_on_a_terminal_and_wipes_the_line(tmp_path):
+    corpus, cache = tmp_path / "many", tmp_path / "xdg-cache"
+    corpus.mkdir()
+    count = 400  # a few seconds of embedding: well past the half second before the line shows
+    for i in range(count):
+        (corpus / f"n{i}.md").write_text(f"q{i}\n")
+
+    on_terminal = run_on_a_terminal("search", "notes", "--corpus", str(corpus), "seedlings in spring", stream="stderr",
+                                    env={"XDG_CACHE_HOME": str(cache)})
+    drawn = re.findall(r"\r\x1b\[2Knotes: embedding notes ([\d,]+)/([\d,]+)", on_terminal)
+    assert drawn, on_terminal
+    assert {of for _, of in drawn} == {str(count)}
+    assert on_terminal.endswith("\r\x1b[2K"), "the line is wiped before the answer is printed"
+
+    piped = cli("search", "notes", "--corpus", str(corpus), "slugs in spring", cache=tmp_path / "cold-again")
+    assert piped.returncode == 0, piped.stderr
+    assert "embedding" not in piped.stderr and "\x1b" not in piped.stderr  # a script's stderr stays quiet
 
 
 # -- index --------------------------------------------------------------------------------------------

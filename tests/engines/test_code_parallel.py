@@ -56,6 +56,28 @@ def test_a_tree_read_by_workers_is_the_tree_read_here(tmp_path, monkeypatch):
     assert len(calls) == 2 and again.symbols == here.symbols
 
 
+@pytest.mark.parametrize("where", ["here", "workers"])
+def test_a_load_says_how_many_files_it_has_read_as_it_goes(tmp_path, monkeypatch, where):
+    sources = []
+    for name in ("a", "b"):  # two sources, one count: the second's files follow the first's
+        (tmp_path / name).mkdir()
+        sources.append(tree_source(_tree(tmp_path / name)))
+    if where == "workers":
+        monkeypatch.setattr(parallel, "PARALLEL_BYTES", 0)
+        monkeypatch.setattr(parallel, "PARALLEL_BYTES_WARM", 0)
+        monkeypatch.setattr(parallel, "workers", lambda: 2)
+    else:
+        monkeypatch.setattr(parallel, "PARALLEL_BYTES", 10**12)
+        monkeypatch.setattr(parallel, "PROGRESS_EVERY", 16)
+    seen = []
+    loaded = load_sources(sources, document=symbol_counts, progress=lambda done, of: seen.append((done, of)))
+    assert loaded.files == 2 * 92  # each tree: 90 files that parse, bad.py and latin.go
+    assert len(seen) >= 4, seen  # more than one word per source
+    assert {of for _, of in seen} == {loaded.files}
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] == loaded.files and done[0] < loaded.files // 2
+
+
 def test_a_pool_that_cannot_start_leaves_the_load_to_this_process(tmp_path, monkeypatch):
     source = tree_source(_tree(tmp_path))
     expected = load_sources([source])

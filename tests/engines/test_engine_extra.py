@@ -95,6 +95,27 @@ def test_an_unknown_engine_is_a_bad_argument_naming_the_known_ones(lines_engine,
     assert capsys.readouterr().err.strip() == "olai-tui: unknown engine 'nosuch' (known: code, lines, notes, products)"
 
 
+def test_a_registered_engine_that_reads_without_progress_still_opens_when_a_caller_asks_for_it(lines_engine):
+    told = []
+    engine = registry.open_engine("lines", progress=lambda done, of, what: told.append((done, of, what)))
+    assert engine.items() == len(LINES)  # its open() takes no progress=: not passed one
+    engine.waiting("counting lines")(1, 4)  # what it waits on later still reaches the caller
+    assert told == [(1, 4, "counting lines")]
+
+
+def test_a_built_in_engine_says_how_its_corpus_reading_moves(tmp_path):
+    for i in range(70):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    told = []
+    engine = registry.open_engine("code", tmp_path, progress=lambda done, of, what: told.append((done, of, what)))
+    try:
+        assert engine.files == 70
+        assert told and told[-1] == (70, 70, "reading files")
+        assert all(of == 70 and what == "reading files" for _, of, what in told)
+    finally:
+        engine.close()
+
+
 def test_the_evaluation_runner_scores_a_registered_engine(lines_engine, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     engine = registry.open_engine("lines")
