@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -80,12 +81,23 @@ def ranking_metrics(ranked: Sequence[str], judged: Mapping[str, float]) -> dict[
 
 def code_fingerprint() -> str:
     """A hash of every engines/*.py source and the data the engines read (the notes probes, the request
-    sets: *.txt, *.jsonl): a change to either measures again."""
+    sets: *.txt, *.jsonl): a change to either measures again. A run started from a script outside
+    this repository (an experiment that patches the engines at run time) adds the script's text, so
+    its answers are kept apart from the shipped code's: without it such a run stored its figures
+    under the shipped code's key, and the next plain run printed them."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted(p for pattern in ("*.py", "*.txt", "*.jsonl") for p in root.rglob(pattern)):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
+    main = getattr(sys.modules.get("__main__"), "__file__", None)
+    if main:
+        script = Path(main).resolve()
+        if not script.is_relative_to(root.parent):
+            try:
+                digest.update(b"started from " + script.read_bytes())
+            except OSError:
+                digest.update(b"started from " + str(script).encode())
     return digest.hexdigest()[:16]
 
 

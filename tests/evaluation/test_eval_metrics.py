@@ -62,6 +62,29 @@ def test_the_runner_scores_every_config_with_the_same_code_and_caches_answers():
     assert len(calls) == 4
 
 
+def test_a_run_started_from_a_script_outside_the_repository_keeps_its_answers_apart(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    requests = [Request("1", "alpha", {"a": 1.0}, "dev")]
+    calls = []
+
+    def config():
+        return lambda q: calls.append(q) or ["a"]
+
+    run("test", "apart", requests, {"c": config}, split="dev", fresh=True)  # started from pytest: in the repo
+    experiment = tmp_path / "patched.py"
+    experiment.write_text("# patches an engine at run time, then runs the evaluation\n")
+    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__file__=str(experiment)))
+    run("test", "apart", requests, {"c": config}, split="dev")
+    assert len(calls) == 2, "the experiment's run did not read the shipped code's answers"
+    run("test", "apart", requests, {"c": config}, split="dev")
+    assert len(calls) == 2, "and its own are cached for it"
+    experiment.write_text("# another patch\n")
+    run("test", "apart", requests, {"c": config}, split="dev")
+    assert len(calls) == 3
+
+
 def test_graded_figures_of_known_rankings():
     judged = {"a": 3, "b": 2, "c": 3, "d": 0}
     assert right_first(["a", "b"], judged) == 1.0
