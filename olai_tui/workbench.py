@@ -74,9 +74,9 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     engines (and those in ``corpora``) get panes; otherwise every registered engine does, opened from
     the registry. ``labels``: how a pane names its corpus (default: the corpus path as people say it).
     ``pane``: the pane selected at start (default: the first), read before the app starts and told to
-    ``loading(done, of, what)`` as it goes (run_app: a line on the terminal, as a search's). BadInput (one line) when the selected
-    pane's corpus cannot be read. ``app.shutdown()`` stops the
-    watchers and closes every engine.
+    ``loading(done, of, what)`` as it goes (run_app: a line on the terminal, as a search's). BadInput
+    (one line) when the selected pane's corpus cannot be read. ``app.shutdown()`` stops the watchers
+    and closes every engine.
     """
     from olai_tui.app import WorkbenchApp
     from olai_tui.commands import said as said_of

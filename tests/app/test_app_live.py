@@ -47,7 +47,6 @@ async def test_a_function_added_to_a_file_shows_on_the_code_panes_next_query(tmp
         app.shutdown()
 
 
-
 async def test_the_selected_panes_tree_is_read_before_the_app_draws_and_says_how_it_moves(tmp_path):
     tree = tmp_path / "code"
     shutil.copytree(CODE_DEMO, tree)

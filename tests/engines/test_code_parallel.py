@@ -72,7 +72,7 @@ def test_a_load_says_how_many_files_it_has_read_as_it_goes(tmp_path, monkeypatch
     seen = []
     loaded = load_sources(sources, document=symbol_counts, progress=lambda done, of: seen.append((done, of)))
     assert loaded.files == 2 * 92  # each tree: 90 files that parse, bad.py and latin.go
-    assert len(seen) >= 4, seen  # more than one word per source
+    assert len(seen) >= 4, seen  # more than one call per source
     assert {of for _, of in seen} == {loaded.files}
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == loaded.files and done[0] < loaded.files // 2
