@@ -78,12 +78,10 @@ def read_all(paths: list[str], base: str, read: Callable[[str, str], tuple], siz
 
 def _read_here(paths: list[str], base: str, read: Callable[[str, str], tuple],
                progress: Callable[[int, int], None] | None) -> list:
-    if progress is None:
-        return [read(p, base) for p in paths]
     out = []
     for path in paths:
         out.append(read(path, base))
-        if len(out) % PROGRESS_EVERY == 0 or len(out) == len(paths):
+        if progress is not None and (len(out) % PROGRESS_EVERY == 0 or len(out) == len(paths)):
             progress(len(out), len(paths))
     return out
 
