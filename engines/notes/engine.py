@@ -155,9 +155,9 @@ class NotesEngine(Engine):
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from engines.embed.llama import LlamaEmbedder  # lazily: exact-only use never loads it
+            from engines.embed.choose import embedder_for  # lazily: exact-only use never loads it
 
-            self._embedder = LlamaEmbedder()
+            self._embedder = embedder_for("notes")  # config.toml [notes] model / OLAI_EMBED_MODEL
         return self._embedder
 
     @property

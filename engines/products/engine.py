@@ -100,9 +100,9 @@ class ProductsEngine(Engine):
         with self._lock:
             if self._vectors is None:
                 if self._embedder is None:
-                    from engines.embed.llama import LlamaEmbedder  # lazily: cheap use never loads the model
+                    from engines.embed.choose import embedder_for  # lazily: cheap use never loads the model
 
-                    self._embedder = LlamaEmbedder()
+                    self._embedder = embedder_for("products")  # config.toml [products] model / OLAI_EMBED_MODEL
                 texts = [product_text(p, self.knowledge) for p in self.products]
                 self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
                                                self.waiting("embedding products"))
