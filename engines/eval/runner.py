@@ -101,6 +101,15 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def models_chosen() -> str:
+    """Which embedding model each engine uses now (OLAI_EMBED_MODEL, config.toml): answers measured with
+    one model are never printed for another (docs/embedders.md measures both side by side)."""
+    from engines.embed.choose import DEFAULTS, chosen
+
+    return "|models:" + ",".join(f"{e}={spec.key}:{path or ''}" for e in sorted(DEFAULTS)
+                                  for spec, path, _ in [chosen(e)])
+
+
 class AnswerCache:
     def __init__(self, engine: str, dataset: str, config: str, salt: str, fresh: bool) -> None:
         key = hashlib.sha256(f"{engine}|{dataset}|{config}|{salt}".encode()).hexdigest()[:20]
@@ -149,7 +158,7 @@ def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping
     is defined; a figure defined for none of them is None; figures in ``summed`` are counted, not
     averaged. Only the configurations' own work is timed; an interrupt keeps every answer cached so far."""
     scorer = score_outcome or by_gains(score or ranking_metrics)
-    salt = salt + code_fingerprint()
+    salt = salt + code_fingerprint() + models_chosen()
     outcomes: dict[str, dict[str, Outcome]] = {}
     total, done = len(requests) * len(configs), 0
     for name, make in configs.items():

@@ -225,7 +225,9 @@ class NotesEngine(Engine):
         return EngineStatus(self.name, str(self.root), len(self._notes), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        return list(self._semantic.notices()) if self._semantic is not None else []
+        from engines.embed.choose import model_notices  # the model that answers, and any fallback
+
+        return (list(self._semantic.notices()) if self._semantic is not None else []) + model_notices(self._embedder)
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

