@@ -3,7 +3,8 @@
 A product carries what its data states and nothing more: names by language, brand, quantity, the
 knowledge map's kinds, claims with the evidence for each, allergens declared, traces ("may
 contain"), whether allergen data exists at all, codes, a short description and attributes.
-Loaders (``off.py`` for Open Food Facts TSV, ``icecat.py`` for the Icecat JSON zips) fill it;
+Loaders (``off.py`` for Open Food Facts TSV, ``icecat.py`` for the Icecat JSON zips, ``exported.py``
+for a wholesaler's own CSV, spreadsheet or JSON Lines export) fill it;
 lines they cannot read are skipped, counted and named in ``problems``.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from engines.errors import BadInput
 from engines.products.product import Problem, Product
+from engines.products.tables import TableError
 
 
 class CatalogueError(BadInput):
@@ -50,7 +52,9 @@ def normal_code(code: str) -> str:
 
 
 def catalogue_files(path: Path) -> list[Path]:
-    """The product files under a folder (or the file itself): *.tsv, *.csv, *.json, *.json.zip."""
+    """The product files under a folder (or the file itself): Open Food Facts TSV, Icecat zips, and exports
+    (CSV/TSV, spreadsheets, JSON Lines). In a folder, a table whose headers name no product field (an
+    evaluation's ratings.csv beside the Icecat zips) is not a catalogue and is passed over."""
     if path.is_file():
         return [path]
     found = [p for p in sorted(path.rglob("*")) if p.is_file() and _is_catalogue(p)]
@@ -58,10 +62,37 @@ def catalogue_files(path: Path) -> list[Path]:
 
 
 def _is_catalogue(p: Path) -> bool:
+    from engines.products.exported import LINES_SUFFIXES, SHEET_SUFFIXES
+
     name = p.name.lower()
-    if name == "knowledge.json" or name.startswith("."):
+    if name == "knowledge.json" or name.startswith(".") or any(part.startswith(".") for part in p.parent.parts[-1:]):
         return False
-    return name.endswith((".tsv", ".json.zip")) or (name.endswith(".json") and "product" in name)
+    if name.endswith((".tsv", ".csv")):
+        return _is_off(p) or _names_product_fields(p)
+    return name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES)) or (name.endswith(".json") and "product" in name)
+
+
+def _first_line(p: Path) -> str:
+    try:
+        with open(p, "rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return ""
+    return head.split(b"\n", 1)[0].decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def _is_off(p: Path) -> bool:
+    """An Open Food Facts export, read as today by off.py: a TAB header with 'code' and a name column."""
+    header = _first_line(p).rstrip("\r").split("\t")
+    return "code" in header and any(h in header for h in ("product_name", "generic_name"))
+
+
+def _names_product_fields(p: Path) -> bool:
+    from engines.products.columns import recognise
+    from engines.products.tables import DELIMITERS
+
+    line = _first_line(p)
+    return any(sum(1 for h in line.split(d) if recognise(h) and recognise(h)[0] != "code") >= 1 for d in DELIMITERS)
 
 
 def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
@@ -75,13 +106,17 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
         raise CatalogueError(f"{root}: permission denied")
     files = catalogue_files(root)
     if not files:
-        raise CatalogueError(f"{root}: no product files (*.tsv Open Food Facts, *.json.zip Icecat)")
+        raise CatalogueError(f"{root}: no product files (*.csv, *.tsv, *.xlsx, *.xls, *.ods, *.jsonl exports; "
+                             f"Open Food Facts TSV; *.json.zip Icecat)")
     products: list[Product] = []
     problems: list[Problem] = []
     for file in files:
         read = _reader(file)
         try:
             got, bad = read(file)
+        except TableError as exc:  # an export's own one-line cause: "no name column among ..."
+            problems.append(Problem(str(file), str(exc)))
+            continue
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             problems.append(Problem(str(file), f"unreadable: {exc}"))
             continue
@@ -95,6 +130,8 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
             continue
         seen.add(p.id)
         unique.append(p)
+    if not unique and root.is_file() and [p.where for p in problems] == [str(root)]:
+        raise CatalogueError(str(problems[0]))  # the file's one cause, not wrapped twice
     if not unique:
         raise CatalogueError(f"{root}: no readable products" + (f" ({problems[0]})" if problems else ""))
     kmap = knowledge if knowledge is not None else KnowledgeMap.for_catalogue(root)
@@ -104,10 +141,14 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
 
 def _reader(file: Path):
     name = file.name.lower()
-    if name.endswith(".tsv") or name.endswith(".csv"):
+    if name.endswith((".json.zip", ".json")):
+        from engines.products.icecat import read_icecat
+
+        return read_icecat
+    if _is_off(file):
         from engines.products.off import read_off
 
         return read_off
-    from engines.products.icecat import read_icecat
+    from engines.products.exported import read_exported
 
-    return read_icecat
+    return read_exported

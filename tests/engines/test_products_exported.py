@@ -1,0 +1,113 @@
+"""A wholesaler's own exports: any delimiter, quoting and encoding, Finnish/Swedish/English headers, bad rows."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engines.products.catalogue import CatalogueError, load_catalogue
+from engines.products.exported import REPORTS
+from engines.products.knowledge import KnowledgeMap
+
+ROOT = Path(__file__).resolve().parents[2]
+KNOWLEDGE = KnowledgeMap.for_catalogue(ROOT / "fixtures" / "products")
+
+FINNISH = ("Tuotenumero;Tuotenimi;Tuotenimi ruotsiksi;Merkki;Pakkauskoko;Allergeenit;Saattaa sisältää\n"
+           "100;KAURAJUOMA;HAVREDRYCK;Oatly;1 l;kaura;\n"
+           "101;Maapähkinävoi;Jordnötssmör;Acme;350 g;maapähkinä;hasselpähkinä\n"
+           "102;Appelsiinimehu;Apelsinjuice;Valio;1 l;;\n"
+           "103;Omenamehu;Äppeljuice;Valio;1 l;ei;\n")
+
+
+def load(path: Path):
+    return load_catalogue(path, KNOWLEDGE)
+
+
+def folder_listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("delimiter", [";", ",", "\t", "|"])
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8", "cp1252"])
+def test_a_finnish_export_opens_with_any_delimiter_and_encoding(tmp_path, delimiter, encoding):
+    text = FINNISH.replace(";", delimiter)
+    path = tmp_path / "tuotteet.csv"
+    path.write_bytes(text.encode(encoding))
+    cat = load(path)
+    assert [p.id for p in cat.products] == ["100", "101", "102", "103"]
+    oat, butter, orange, apple = cat.products
+    assert oat.names == {"fi": "KAURAJUOMA", "sv": "HAVREDRYCK"}  # Finnish headers: the main name is Finnish
+    assert butter.names["sv"] == "Jordnötssmör"  # the accents survived the encoding guess
+    assert oat.brand == "Oatly" and str(oat.quantity) == "1 l"
+    assert oat.allergens == {"gluten"} and oat.allergen_data
+    assert butter.allergens == {"peanuts"} and butter.traces == {"nuts"}  # "maapähkinä" is not a tree nut
+    assert not orange.allergen_data  # an empty allergen cell is unknown, never "free of everything"
+    assert apple.allergen_data and not apple.allergens  # "ei": known, none
+    said = {"utf-8-sig": "UTF-8 with BOM", "utf-8": "UTF-8", "cp1252": "cp1252"}[encoding]
+    assert REPORTS[str(path)].how.startswith(said)
+    assert not cat.problems
+
+
+def test_swedish_and_english_headers_map_too(tmp_path):
+    path = tmp_path / "artiklar.csv"
+    path.write_text('Artikelnummer,Benämning,Namn på finska,Varumärke,Förpackningsstorlek,Allergener,Märkning\n'
+                    '7,"Havredryck, ekologisk",Kaurajuoma,Oatly,1 l,"havre, soja","ekologisk, vegansk"\n',
+                    encoding="utf-8")
+    (product,) = load(path).products
+    assert product.names == {"sv": "Havredryck, ekologisk", "fi": "Kaurajuoma"}  # a quoted comma stays text
+    assert product.allergens == {"gluten", "soy"}
+    assert set(product.claims) >= {"organic", "vegan", "vegetarian"}
+    path = tmp_path / "items.jsonl"
+    path.write_text('{"sku": "1", "product name": "Oat drink", "allergens": ["oats"]}\nnot json\n'
+                    '{"sku": "2", "product name": "Milk"}\n', encoding="utf-8")
+    cat = load(path)
+    assert [(p.id, p.names) for p in cat.products] == [("1", {"en": "Oat drink"}), ("2", {"en": "Milk"})]
+    assert [str(p) for p in cat.problems] == [f"{path}:2: bad JSON (Expecting value)"]
+
+
+def test_bad_rows_are_named_by_line_and_every_good_row_is_read(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    path = corpus / "tuotteet.csv"
+    lines = FINNISH.splitlines()
+    broken = [lines[0], lines[1], "200;too;few", '201;"Unclosed quote;x;y;1 l;;', lines[2],
+              "202;Kaurajuoma;Havredryck;X;1 l;;"]
+    data = ("\n".join(broken) + "\n").encode("utf-8") + "203;Leipä;Bröd;X;1 kg;vehnä;\n".encode("cp1252")
+    path.write_bytes(data + "204;Ruisleipä;Rågbröd;X;500 g;ruis;\n".encode("utf-8"))
+    before = folder_listing(corpus)
+    cat = load(corpus)
+    assert [p.id for p in cat.products] == ["100", "101", "202", "204"]
+    assert [str(p) for p in cat.problems] == [
+        f"{path}:3: 3 fields where the header has 7",
+        f"{path}:4: unclosed quote: row skipped",
+        f"{path}:7: not UTF-8 like the rest of the file (byte 0xe4): row skipped",
+    ]
+    assert folder_listing(corpus) == before  # nothing written into what is searched
+
+
+def test_a_missing_name_column_is_asked_for_in_one_line(tmp_path):
+    path = tmp_path / "tuotteet.csv"
+    path.write_text("Tuote-ID;Hinta\n1;2,50\n", encoding="utf-8")
+    with pytest.raises(CatalogueError) as caught:
+        load(path)
+    assert str(caught.value) == (f"{path}: no name column among Tuote-ID, Hinta; "
+                                 f"say which in catalogue.toml ([columns] name = \"...\")")
+    (tmp_path / "catalogue.toml").write_text('language = "fi"\n[columns]\nname = "Tuote-ID"\n', encoding="utf-8")
+    assert load(path).products[0].names == {"fi": "1"}
+
+
+def test_a_binary_file_is_one_line(tmp_path):
+    path = tmp_path / "tuotteet.csv"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + os.urandom(64))
+    with pytest.raises(CatalogueError) as caught:
+        load(path)
+    assert "\n" not in str(caught.value) and "a binary file, not a text table" in str(caught.value)
+
+
+def test_a_folder_of_exports_opens_and_passes_over_tables_that_are_not_catalogues(tmp_path):
+    (tmp_path / "tuotteet.csv").write_text(FINNISH, encoding="utf-8")
+    (tmp_path / "ratings-dev.csv").write_text("query,docid,rating\nmilk,100,3\n", encoding="utf-8")
+    cat = load(tmp_path)
+    assert len(cat) == 4 and not cat.problems
