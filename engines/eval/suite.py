@@ -19,7 +19,7 @@ from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table, r
 KNOWN: dict[str, tuple[str, ...]] = {
     "notes": ("vaswani", "cranfield", "roadmap"),
     "code": ("cosqa",),
-    "products": ("food", "icecat"),
+    "products": ("food", "icecat", "fineli", "food_fisv"),
 }
 NOTES_COLUMNS = ("ndcg@10", "mrr@10", "recall@10", "recall@100", "p50_ms", "p90_ms")
 CODE_COLUMNS = ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms")
@@ -81,6 +81,8 @@ def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
         from engines.eval.code_eval import CONFIGS
     elif dataset == "icecat":
         from engines.eval.icecat import CONFIGS
+    elif dataset in ("fineli", "food_fisv"):
+        from engines.eval.food.run import CONFIGS
     else:
         from engines.eval.food.run import CONFIGS, HTTP
 
@@ -135,6 +137,8 @@ def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=No
             return _code(data / "code" / "cosqa", heldout / "code", progress)
         if dataset == "icecat":
             return _icecat(data / "products" / "icecat", heldout / "products", progress, say)
+        if dataset in ("fineli", "food_fisv"):
+            return _by_ids(dataset, data / "products", heldout / "products", progress)
         return _food(progress)
     except OSError as exc:
         raise DatasetError(f"{exc.filename or dataset}: {exc.strerror or exc}") from None
@@ -145,12 +149,13 @@ def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=No
 def _loader_errors() -> tuple[type[Exception], ...]:
     from engines.eval.cosqa import CosqaError
     from engines.eval.collections import CollectionError
+    from engines.eval.fineli import IdSetError
     from engines.eval.food import FoodSetError
     from engines.eval.icecat import RatingsError
     from engines.eval.roadmap_eval import RoadmapSetError
     from engines.eval.trec import TrecError
 
-    return CosqaError, CollectionError, FoodSetError, RatingsError, TrecError, RoadmapSetError
+    return CosqaError, CollectionError, FoodSetError, IdSetError, RatingsError, TrecError, RoadmapSetError
 
 
 def _gains(titles: Callable[[str], str], threshold: float = 0.0):
@@ -254,3 +259,30 @@ def _food(progress) -> Suite:
                                                              "not_sold_due"}),
                  percent=frozenset({"right_first", "in_top3", "recall"}), salt=setup.salt(), close=setup.close,
                  setup=setup)
+
+
+def _by_ids(dataset: str, data: Path, heldout: Path, progress) -> Suite:
+    """``fineli`` (the wholesale file) or ``food_fisv`` (the demo catalogue): requests judged by product id."""
+    from engines.eval.fineli import DEV, HELDOUT
+    from engines.eval.fineli.run import COLUMNS, IdConfigs, id_requests, keeps_rules, is_right
+    from engines.locations import fixtures_dir
+
+    corpus = data / "fineli-wholesale" / "tuotteet.csv" if dataset == "fineli" else fixtures_dir() / "products"
+    _need(corpus)
+    asked = id_requests(dataset, DEV[dataset], heldout / HELDOUT[dataset])
+    setup = IdConfigs(corpus, progress=progress)
+
+    def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
+        engine = setup.engine()
+        labels = extras.get("labels") or []
+        out = []
+        for n, product_id in enumerate(ranked):
+            p = engine.products[engine.catalogue.by_id[product_id]]
+            broke = bool(request.spec.claims or request.spec.avoid) and not keeps_rules(p, request.spec)
+            out.append(Verdict(p.id, p.name, None, is_right(p, request.spec), broke,
+                               labels[n] if n < len(labels) else None))
+        return out
+
+    return Suite("products", dataset, asked, setup.factories(), COLUMNS, verdicts, score_outcome=setup.score,
+                 summed=frozenset({"dropped"}), percent=frozenset(c for c in COLUMNS if "right" in c or "top3" in c),
+                 salt=f"{corpus.resolve()}|{setup.salt()}", close=setup.close, setup=setup)
