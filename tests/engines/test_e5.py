@@ -191,3 +191,13 @@ def test_e5_is_written_on_first_need(source, monkeypatch, tmp_path):
     assert why is None and path == target[0]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == E5.sha256
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_evaluation_answers_are_kept_apart_per_model(monkeypatch):
+    """The eval runner's answer cache is keyed by the models chosen: e5's figures are never MiniLM's."""
+    from engines.eval.runner import models_chosen
+
+    monkeypatch.setenv("OLAI_EMBED_MODEL", "minilm")
+    minilm = models_chosen()
+    monkeypatch.setenv("OLAI_EMBED_MODEL", "e5-small")
+    assert models_chosen() != minilm and "notes=e5-small" in models_chosen()
