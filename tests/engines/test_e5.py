@@ -201,3 +201,18 @@ def test_evaluation_answers_are_kept_apart_per_model(monkeypatch):
     minilm = models_chosen()
     monkeypatch.setenv("OLAI_EMBED_MODEL", "e5-small")
     assert models_chosen() != minilm and "notes=e5-small" in models_chosen()
+
+
+def test_the_model_command(e5_path):
+    """`olai-tui model list` names each engine's model; `install` finds e5's file; a bad action exits 2."""
+    def cli(*args, **env):
+        return subprocess.run([sys.executable, "-m", "olai_tui.cli", "model", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+
+    listed = cli("list", OLAI_EMBED_MODEL="e5-small")
+    rows = [line.split()[:2] for line in listed.stdout.splitlines()]
+    assert listed.returncode == 0 and rows == [[e, E5.name] for e in ("code", "notes", "products")], listed.stderr
+    installed = cli("install")
+    assert installed.returncode == 0 and str(e5_path) in installed.stdout and "verified" in installed.stdout
+    bad = cli("uninstall")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
