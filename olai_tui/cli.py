@@ -27,6 +27,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="olai-tui", description="A terminal search workbench: notes, products and code.")
+    parser.add_argument("--version", action="version", version=f"olai-tui {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     for spec in registry.specs():
@@ -66,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents (olai_tui/mcp)")
+    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents")
     from olai_tui.mcp.server import add_arguments as mcp_arguments
 
     mcp_arguments(p)
@@ -77,6 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="the demo notebook and the roadmap only (no Vaswani)")
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version; a checkout run without installing says so."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("olai-tui")
+    except PackageNotFoundError:
+        return "(not installed: run from a checkout)"
 
 
 def _engine_options(parser: argparse.ArgumentParser) -> None:
