@@ -201,9 +201,11 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
     raise UsageError(f"bench: no benchmark for {engine} (benchmarks: code, notes, products)")
 
 
-def _corpus(path: str | None, engine: str) -> Path | None:
+def _corpus(path: str | None, engine: str) -> Path | str | None:
     if path is None:
         return None  # the engine's own default (its demo corpus)
+    if engine == "products" and path.lower().startswith(("sqlite://", "postgresql://", "postgres://")):
+        return path  # a catalogue kept in a database (engines/products/database.py): a URL, not a path
     corpus = Path(path)
     if not corpus.exists():
         raise UsageError(f"{shown(path)}: no such file or directory")

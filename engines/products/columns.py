@@ -201,8 +201,6 @@ class Overrides:
 
 def overrides_for(path: Path) -> Overrides:
     """``catalogue.toml`` beside the file (or in the folder) first, then config.toml's ``[products.columns]``."""
-    from engines.settings import read_config
-
     beside = (path if path.is_dir() else path.parent) / "catalogue.toml"
     if beside.is_file():
         try:
@@ -210,8 +208,14 @@ def overrides_for(path: Path) -> Overrides:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             return Overrides(problem=f"{beside}: not read ({' '.join(str(exc).split())[:120]}); columns guessed")
         return _overrides(data, data.get("columns"), str(beside))
-    config = read_config()
-    section = config.section("products") or {}
+    return overrides_from_config()
+
+
+def overrides_from_config() -> Overrides:
+    """``[products.columns]`` (and ``language`` etc. in ``[products.catalogue]``) in config.toml."""
+    from engines.settings import read_config
+
+    section = read_config().section("products") or {}
     if isinstance(section, dict) and (section.get("columns") or section.get("catalogue")):
         extra = section.get("catalogue") if isinstance(section.get("catalogue"), dict) else {}
         return _overrides(extra, section.get("columns"), "config.toml [products.columns]")

@@ -25,6 +25,7 @@ from engines.products.knowledge import words
 from engines.products.vocabulary import STOPWORDS
 from engines.products.backends.router import memory_router
 from engines.products.catalogue import Catalogue, CatalogueError, Product, load_catalogue
+from engines.products.database import is_database_url, shown_url
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
 from engines.products.knowledge import KnowledgeMap
 from engines.products.order import flags_for, order
@@ -69,10 +70,13 @@ class ProductsEngine(Engine):
         """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
 
         ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
-        root = Path(corpus) if corpus is not None else None
+        database = is_database_url(corpus)  # sqlite:///..., postgresql://...: rows, not a file
+        root = Path(corpus) if corpus is not None and not database else None
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
-        self.catalogue = catalogue if catalogue is not None else load_catalogue(root, self.knowledge)
-        self.scope = str(root.resolve()) if root else f"catalogue:{len(self.catalogue)}"
+        self.catalogue = catalogue if catalogue is not None else load_catalogue(corpus if database else root,
+                                                                                self.knowledge)
+        self.scope = str(root.resolve()) if root else (shown_url(corpus) if database
+                                                       else f"catalogue:{len(self.catalogue)}")
         self.problems = self.catalogue.problems
         started = time.perf_counter()
         self.index = RecallIndex(self.catalogue, self.knowledge)
