@@ -100,7 +100,7 @@ def _read_postgresql(url: str, table: str, query: str, order_by) -> Table:
         import psycopg
         from psycopg import sql
     except ImportError:
-        raise TableError("psycopg is not installed: pip install 'psycopg[binary]'") from None
+        raise TableError("psycopg is not installed: pip install -e '.[postgres]'") from None
     try:
         with psycopg.connect(url, connect_timeout=10) as connection:
             connection.read_only = True

@@ -9,6 +9,7 @@ import pytest
 
 from engines.products.catalogue import CatalogueError, load_catalogue
 from engines.products.knowledge import KnowledgeMap
+from tests.engines.spreadsheets import write_ods, write_xlsx
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWLEDGE = KnowledgeMap.for_catalogue(ROOT / "fixtures" / "products")
@@ -110,3 +111,35 @@ def test_a_folder_of_exports_opens_and_passes_over_tables_that_are_not_catalogue
     (tmp_path / "ratings-dev.csv").write_text("query,docid,rating\nmilk,100,3\n", encoding="utf-8")
     cat = load(tmp_path)
     assert len(cat) == 4 and not cat.problems
+
+
+SWEDISH_SHEET = [
+    ["Artikelregister, Grossist Ab", "", "", "", ""],  # title rows above the header, as exports have
+    ["Utskriven 2026-11-30", "", "", "", ""],
+    ["", "", "", "", ""],
+    ["Artikelnummer", "Benämning", "Namn på finska", "Förpackningsstorlek", "Allergener"],
+    ["6410000000001", "Havredryck", "Kaurajuoma", "1 l", "havre"],
+    ["6410000000002", "Sojadryck", "Soijajuoma", "1 l", "soja"],
+    ["6410000000003", "Apelsinjuice", "Appelsiinimehu", "1 l", ""],
+]
+
+
+@pytest.mark.parametrize("writer, suffix", [(write_xlsx, ".xlsx"), (write_ods, ".ods")])
+def test_a_spreadsheet_with_swedish_headers_below_title_rows_opens(tmp_path, writer, suffix):
+    path = writer(tmp_path / f"artiklar{suffix}", SWEDISH_SHEET)
+    cat = load(path)
+    assert [p.id for p in cat.products] == ["6410000000001", "6410000000002", "6410000000003"]
+    oat = cat.products[0]
+    assert oat.names == {"sv": "Havredryck", "fi": "Kaurajuoma"}  # Swedish headers: the main name is Swedish
+    assert oat.allergens == {"gluten"} and str(oat.quantity) == "1 l"
+    assert not cat.products[2].allergen_data
+    assert cat.readings[0].how.endswith("header on row 4")
+    assert [p.source for p in cat.products] == [f"{path}:{n}" for n in (5, 6, 7)]  # sheet rows, as the user sees them
+
+
+def test_a_broken_spreadsheet_is_one_line(tmp_path):
+    path = tmp_path / "tuotteet.xlsx"
+    path.write_bytes(b"PK\x03\x04 not really a workbook")
+    with pytest.raises(CatalogueError) as caught:
+        load(path)
+    assert str(caught.value).startswith(f"{path}: not a readable spreadsheet (") and "\n" not in str(caught.value)
