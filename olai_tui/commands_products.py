@@ -13,33 +13,6 @@ from olai_tui.errors import UsageError, shown
 from olai_tui.progress import Progress
 
 
-LANGUAGES = {"fi": "Finnish", "sv": "Swedish", "en": "English"}
-SKIPPED_LISTED = 20  # per file; the rest are counted
-
-
-def print_readings(catalogue, stream=None) -> None:
-    """How each file (or table) was read: encoding and dialect or sheet, each column's field, the
-    names' language, rows read and the rows skipped with their line and reason."""
-    out = stream or sys.stdout
-    for reading in catalogue.readings:
-        print(f"{shown(reading.where)}: {reading.how}", file=out)
-        if reading.mapping:
-            language = LANGUAGES.get(reading.language, reading.language or "an unknown language")
-            said = "from " + reading.overridden_by if reading.overridden_by else "guessed from the headers"
-            print(f"  columns ({said}; main names in {language}):", file=out)
-            for line in reading.mapping:
-                print(f"    {line}", file=out)
-        skipped = [p for p in catalogue.problems if p.where == reading.where or
-                   p.where.startswith(reading.where + ":")]
-        print(f"  {reading.rows_read:,} rows read, {len(skipped):,} skipped"
-              + (f"; rows hash {reading.rows_hash}" if reading.rows_hash else ""), file=out)
-        for problem in skipped[:SKIPPED_LISTED]:
-            line = problem.where[len(reading.where) + 1:] if problem.where != reading.where else ""
-            print(f"    {'line ' + line + ': ' if line else ''}{problem.cause}", file=out)
-        if len(skipped) > SKIPPED_LISTED:
-            print(f"    ... and {len(skipped) - SKIPPED_LISTED:,} more", file=out)
-
-
 def index_products_milvus(corpus: Path, args) -> int:
     """`index products --backend milvus --uri URI [--rollback | --status]`: publish, roll back, list versions."""
     if args.rollback and args.status:

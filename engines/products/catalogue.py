@@ -17,25 +17,11 @@ from pathlib import Path
 
 from engines.errors import BadInput
 from engines.products.product import Problem, Product
-from engines.products.tables import TableError
+from engines.products.tables import Reading, TableError
 
 
 class CatalogueError(BadInput):
     """The catalogue cannot be read at all (missing, unreadable, no products): one line for the user."""
-
-
-@dataclass
-class Reading:
-    """How one file (or table) was read, for ``index products`` to print: encoding and dialect or sheet,
-    each column's field, the main name's language, rows read."""
-
-    where: str
-    how: str
-    mapping: list[str] = field(default_factory=list)
-    language: str = ""
-    rows_read: int = 0
-    overridden_by: str = ""
-    rows_hash: str = ""
 
 
 @dataclass

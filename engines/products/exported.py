@@ -17,7 +17,7 @@ from engines.products.columns import (Mapping, MappingError, Overrides, guess, o
                                       pick_header)
 from engines.products.off import claims_of
 from engines.products.product import Problem, Product, parse_quantity
-from engines.products.tables import Table, TableError, read_json_lines, read_sheet, read_text_table
+from engines.products.tables import Reading, Table, TableError, read_json_lines, read_sheet, read_text_table
 
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt", ".tab")
 SHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
@@ -70,7 +70,6 @@ def read_table(path: Path, overrides: Overrides) -> Table:
 
 def products_from_table(table: Table, overrides: Overrides | None = None):
     """(products, problems, Reading) for a table's rows."""
-    from engines.products.catalogue import Reading
     from engines.products.database import rows_hash
 
     try:

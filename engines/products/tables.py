@@ -39,6 +39,20 @@ class TableError(ValueError):
 
 
 @dataclass
+class Reading:
+    """How one file (or table) was read, for ``index products`` to print: encoding and dialect or sheet,
+    each column's field, the main name's language, rows read."""
+
+    where: str
+    how: str
+    mapping: list[str] = field(default_factory=list)
+    language: str = ""
+    rows_read: int = 0
+    overridden_by: str = ""
+    rows_hash: str = ""
+
+
+@dataclass
 class Table:
     where: str  # the file (or database) the rows came from
     header: list[str]
