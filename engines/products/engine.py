@@ -75,6 +75,7 @@ class ProductsEngine(Engine):
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
         self.catalogue = catalogue if catalogue is not None else load_catalogue(corpus if database else root,
                                                                                 self.knowledge)
+        self.root = root  # the catalogue file or folder on disk (None: a database, or rows given)
         self.scope = str(root.resolve()) if root else (shown_url(corpus) if database
                                                        else f"catalogue:{len(self.catalogue)}")
         self.problems = self.catalogue.problems
@@ -111,6 +112,30 @@ class ProductsEngine(Engine):
                 self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
                                                self.waiting("embedding products"))
             return self._vectors
+
+    def replace_catalogue(self, catalogue: Catalogue) -> None:
+        """A catalogue read again (the watcher's): recall's index and the request reader rebuilt; the
+        vectors re-embed only texts the cache has not seen (a changed row, not the whole catalogue)."""
+        index = RecallIndex(catalogue, self.knowledge)
+        reader = RequestReader(self.knowledge, catalogue.brands, set(index.vocabulary))
+        with self._lock:
+            old, self._vectors, self._names = self._vectors, None, None
+            self.catalogue, self.problems, self.index, self.reader = catalogue, catalogue.problems, index, reader
+        if old is not None:
+            old.close()
+            if not self.wait_for_index:
+                self.start_indexing()
+        self._by_name()
+
+    def watch(self):
+        """Follow a catalogue file or folder on disk: an edit or a new export is read again."""
+        from engines.products.live import CatalogueWatcher
+
+        if self.root is None or not self.root.exists():
+            return None  # a database (re-read by `index products`) or rows given in memory
+        watcher = CatalogueWatcher(self)
+        watcher.start()
+        return watcher
 
     def build_index(self, progress=None):
         return self.vectors.build(progress=progress)

@@ -143,3 +143,52 @@ def test_a_broken_spreadsheet_is_one_line(tmp_path):
     with pytest.raises(CatalogueError) as caught:
         load(path)
     assert str(caught.value).startswith(f"{path}: not a readable spreadsheet (") and "\n" not in str(caught.value)
+
+
+def test_an_edited_export_is_read_again_while_the_engine_is_open(tmp_path):
+    import time
+
+    from engines.products.engine import ProductsEngine
+
+    path = tmp_path / "tuotteet.csv"
+    path.write_text(FINNISH, encoding="utf-8")
+    engine = ProductsEngine(path, knowledge=KNOWLEDGE)
+    watcher = engine.watch()
+    try:
+        time.sleep(0.3)  # the watch is set up
+        path.write_text(FINNISH + "104;Mantelijuoma;Mandeldryck;Alpro;1 l;manteli;\n", encoding="utf-8")
+        deadline = time.monotonic() + 10
+        while "104" not in engine.catalogue.by_id and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert engine.catalogue.products[engine.catalogue.by_id["104"]].allergens == {"nuts"}
+        assert watcher.changes_seen == 1
+        answer = engine.search("mantelijuoma", 3, sources=("code", "lexical", "typo", "words", "standard", "kinds"))
+        assert any(hit.id == "104" for batch in answer for hit in batch.hits)
+        path.write_text(FINNISH + "104;Mantelijuoma;Mandeldryck;Alpro;1 l;manteli;\n", encoding="utf-8")
+        time.sleep(0.5)
+        assert watcher.changes_seen == 1  # the same rows saved again: nothing rebuilt
+    finally:
+        watcher.stop()
+        engine.close()
+
+
+def test_index_products_prints_the_mapping_encoding_rows_read_and_skipped(tmp_path, capsys):
+    from olai_tui.cli import main
+
+    path = tmp_path / "tuotteet.csv"
+    path.write_bytes((FINNISH + "200;too;few\n").encode("cp1252"))
+    assert main(["index", "products", "--corpus", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:11] == [
+        f"{path}: cp1252 (Windows Latin-1), ';'-separated",
+        "  columns (guessed from the headers; main names in Finnish):",
+        "    Tuotenumero -> code",
+        "    Tuotenimi -> name (fi)",
+        "    Tuotenimi ruotsiksi -> name (sv)",
+        "    Merkki -> brand",
+        "    Pakkauskoko -> size",
+        "    Allergeenit -> allergens",
+        "    Saattaa sisältää -> traces",
+        f"  4 rows read, 1 skipped; rows hash {load(path).readings[0].rows_hash}",
+        "    line 6: 3 fields where the header has 7",
+    ]
