@@ -126,6 +126,10 @@ def decode(data: bytes, path: Path, problems: list[Problem], encoding: str | Non
 
 
 def _utf8_lines(data: bytes, path: Path, problems: list[Problem]) -> str:
+    try:
+        return data.decode("utf-8")  # the usual case, whole: line by line only to name the broken ones
+    except UnicodeDecodeError:
+        pass
     out = []
     for number, line in enumerate(data.splitlines(keepends=True), 1):
         try:
