@@ -65,7 +65,7 @@ def read_table(path: Path, overrides: Overrides) -> Table:
         return read_sheet(path, pick_header)
     if name.endswith(LINES_SUFFIXES):
         return read_json_lines(path)
-    return read_text_table(path, overrides.delimiter or None, overrides.encoding or None)
+    return read_text_table(path, overrides.delimiter or None, overrides.encoding or None, pick_header)
 
 
 def products_from_table(table: Table, overrides: Overrides | None = None):

@@ -192,3 +192,55 @@ def test_index_products_prints_the_mapping_encoding_rows_read_and_skipped(tmp_pa
         f"  4 rows read, 1 skipped; rows hash {load(path).readings[0].rows_hash}",
         "    line 6: 3 fields where the header has 7",
     ]
+
+
+def test_title_lines_above_a_csv_header_are_passed_over(tmp_path):
+    path = tmp_path / "tuotteet.csv"
+    path.write_text("Tuoteluettelo 2026;;;;;;\nTulostettu 30.11.2026\n\n" + FINNISH, encoding="utf-8")
+    cat = load(path)
+    assert [p.id for p in cat.products] == ["100", "101", "102", "103"] and not cat.problems
+    assert cat.products[0].source == f"{path}:5"
+
+
+def test_config_toml_names_the_columns_when_no_catalogue_toml_does(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    (config / "olai-tui").mkdir(parents=True)
+    (config / "olai-tui" / "config.toml").write_text('[products.columns]\nname = "Kuvaus"\ncode = "Nro"\n'
+                                                     '[products.catalogue]\nlanguage = "fi"\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    path = tmp_path / "data" / "export.csv"
+    path.parent.mkdir()
+    path.write_text("Nro,Kuvaus,Hinta\n1,Kaurajuoma 1 l,1.99\n", encoding="utf-8")
+    cat = load(path)
+    (product,) = cat.products
+    assert product.id == "1" and product.names == {"fi": "Kaurajuoma 1 l"} and str(product.quantity) == "1 l"
+    assert product.attributes == {"Hinta": "1.99"}
+    assert cat.readings[0].overridden_by == "config.toml [products.columns]"
+
+
+def test_an_export_of_any_text_or_bytes_loads_as_products_or_one_line():
+    import tempfile
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    lines = FINNISH.splitlines()
+    cell = st.one_of(st.text(max_size=20), st.sampled_from(['"', '";', "maito", "\r", "ei", "1 l", "\x00"]))
+    row = st.one_of(st.lists(cell, max_size=9).map(";".join), st.sampled_from(lines), st.text(max_size=80))
+
+    @settings(max_examples=int(os.environ.get("OLAI_FUZZ_EXPORTS", "60")), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(rows=st.lists(row, min_size=1, max_size=8), raw=st.binary(max_size=200),
+           suffix=st.sampled_from([".csv", ".tsv", ".jsonl", ".xlsx"]), encoding=st.sampled_from(["utf-8", "cp1252"]))
+    def check(rows, raw, suffix, encoding):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder, "tuotteet" + suffix)
+            path.write_bytes("\n".join(rows).encode(encoding, "replace") + raw)
+            try:
+                cat = load(path)
+            except CatalogueError as exc:
+                assert "\n" not in str(exc)
+                return
+            assert all(p.name and "\n" not in str(problem) for p in cat.products for problem in cat.problems)
+
+    check()
