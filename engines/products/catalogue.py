@@ -70,7 +70,8 @@ def _is_catalogue(p: Path) -> bool:
         return False
     if name.endswith((".tsv", ".csv")):
         return _is_off(p) or _names_product_fields(p)
-    return name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES)) or (name.endswith(".json") and "product" in name)
+    return (name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES))
+            or (name.endswith(".json") and "product" in name))
 
 
 def _first_line(p: Path) -> str:
@@ -94,6 +95,22 @@ def _names_product_fields(p: Path) -> bool:
 
     line = _first_line(p)
     return any(sum(1 for h in line.split(d) if recognise(h) and recognise(h)[0] != "code") >= 1 for d in DELIMITERS)
+
+
+def catalogue_root(corpus) -> Path | None:
+    """The file or folder a corpus names; None for a database URL (its rows are not on disk) or no corpus."""
+    from engines.products.database import is_database_url
+
+    return Path(corpus) if corpus is not None and not is_database_url(corpus) else None
+
+
+def scope_of(corpus, root: Path | None, catalogue: Catalogue) -> str:
+    """What the engine's caches are keyed on and its corpus is called: the path, or the URL without a password."""
+    from engines.products.database import is_database_url, shown_url
+
+    if root is not None:
+        return str(root.resolve())
+    return shown_url(corpus) if is_database_url(corpus) else f"catalogue:{len(catalogue)}"
 
 
 def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:

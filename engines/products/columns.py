@@ -23,8 +23,8 @@ from engines.lexical import fold
 
 # field -> (language or "" for words every language uses, header spellings, compared folded and squeezed)
 FIELD_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
-    "code": {"en": ("code", "ean", "gtin", "sku", "productcode", "productnumber", "itemnumber", "itemno", "articlenumber",
-                    "barcode", "ean13", "id", "productid"),
+    "code": {"en": ("code", "ean", "gtin", "sku", "productcode", "productnumber", "itemnumber", "itemno",
+                    "articlenumber", "barcode", "ean13", "id", "productid"),
              "fi": ("tuotenumero", "tuotekoodi", "koodi", "nimikenumero", "viivakoodi", "tuotetunnus"),
              "sv": ("artikelnummer", "artikelnr", "artnr", "produktnummer", "produktkod", "streckkod", "kod")},
     "name": {"en": ("name", "productname", "product", "title", "itemname"),

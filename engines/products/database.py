@@ -83,7 +83,8 @@ def _read_sqlite(url: str, table: str, query: str, order_by) -> Table:
             quoted = '"' + table.replace('"', '""') + '"'
             header = [d[0] for d in connection.execute(f"SELECT * FROM {quoted} LIMIT 0").description]
             column = order_by(header) if order_by else None
-            query = f"SELECT * FROM {quoted}" + (f' ORDER BY "{column.replace(chr(34), chr(34) * 2)}"' if column else "")
+            order = ' ORDER BY "' + column.replace('"', '""') + '"' if column else ""
+            query = f"SELECT * FROM {quoted}{order}"
         cursor = connection.execute(query)
         header = [d[0] for d in cursor.description]
         rows = [(n, [_cell_text(v) for v in row]) for n, row in enumerate(cursor, 1)]

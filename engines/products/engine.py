@@ -24,10 +24,10 @@ from engines.lexical import fold, top_of
 from engines.products.knowledge import words
 from engines.products.vocabulary import STOPWORDS
 from engines.products.backends.router import memory_router
-from engines.products.catalogue import Catalogue, CatalogueError, Product, load_catalogue
-from engines.products.database import is_database_url, shown_url
+from engines.products.catalogue import Catalogue, CatalogueError, Product, catalogue_root, scope_of, load_catalogue
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
 from engines.products.knowledge import KnowledgeMap
+from engines.products.live import LiveCatalogue
 from engines.products.order import flags_for, order
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.request import Request, RequestReader
@@ -51,7 +51,7 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class ProductsEngine(Engine):
+class ProductsEngine(LiveCatalogue, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -70,14 +70,10 @@ class ProductsEngine(Engine):
         """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
 
         ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
-        database = is_database_url(corpus)  # sqlite:///..., postgresql://...: rows, not a file
-        root = Path(corpus) if corpus is not None and not database else None
+        self.root = root = catalogue_root(corpus)  # a file or folder; None for a database URL (live.py watches it)
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
-        self.catalogue = catalogue if catalogue is not None else load_catalogue(corpus if database else root,
-                                                                                self.knowledge)
-        self.root = root  # the catalogue file or folder on disk (None: a database, or rows given)
-        self.scope = str(root.resolve()) if root else (shown_url(corpus) if database
-                                                       else f"catalogue:{len(self.catalogue)}")
+        self.catalogue = catalogue if catalogue is not None else load_catalogue(root or corpus, self.knowledge)
+        self.scope = scope_of(corpus, root, self.catalogue)
         self.problems = self.catalogue.problems
         started = time.perf_counter()
         self.index = RecallIndex(self.catalogue, self.knowledge)
@@ -112,30 +108,6 @@ class ProductsEngine(Engine):
                 self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
                                                self.waiting("embedding products"))
             return self._vectors
-
-    def replace_catalogue(self, catalogue: Catalogue) -> None:
-        """A catalogue read again (the watcher's): recall's index and the request reader rebuilt; the
-        vectors re-embed only texts the cache has not seen (a changed row, not the whole catalogue)."""
-        index = RecallIndex(catalogue, self.knowledge)
-        reader = RequestReader(self.knowledge, catalogue.brands, set(index.vocabulary))
-        with self._lock:
-            old, self._vectors, self._names = self._vectors, None, None
-            self.catalogue, self.problems, self.index, self.reader = catalogue, catalogue.problems, index, reader
-        if old is not None:
-            old.close()
-            if not self.wait_for_index:
-                self.start_indexing()
-        self._by_name()
-
-    def watch(self):
-        """Follow a catalogue file or folder on disk: an edit or a new export is read again."""
-        from engines.products.live import CatalogueWatcher
-
-        if self.root is None or not self.root.exists():
-            return None  # a database (re-read by `index products`) or rows given in memory
-        watcher = CatalogueWatcher(self)
-        watcher.start()
-        return watcher
 
     def build_index(self, progress=None):
         return self.vectors.build(progress=progress)

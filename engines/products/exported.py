@@ -85,8 +85,8 @@ def products_from_table(table: Table, overrides: Overrides | None = None):
             problems.append(Problem(where, product))
         else:
             products.append(product)
-    reading = Reading(table.where, table.how, mapping.describe(), mapping.language, len(products), mapping.overridden_by,
-                      rows_hash(table))
+    reading = Reading(table.where, table.how, mapping.describe(), mapping.language, len(products),
+                      mapping.overridden_by, rows_hash(table))
     return products, problems, reading
 
 

@@ -51,8 +51,37 @@ class CatalogueWatcher(FolderWatcher):
         self.problem = None
         if _hashes(catalogue) == _hashes(self.engine.catalogue) and all(_hashes(catalogue)):
             return
-        self.engine.replace_catalogue(catalogue)
+        install(self.engine, catalogue)
         self.changes_seen += 1
+
+
+class LiveCatalogue:
+    """The products engine's ``watch()``: a catalogue file or folder on disk is followed."""
+
+    def watch(self) -> CatalogueWatcher | None:
+        if self.root is None or not self.root.exists():
+            return None  # a database (re-read by `index products`) or rows given in memory
+        watcher = CatalogueWatcher(self)
+        watcher.start()
+        return watcher
+
+
+def install(engine, catalogue) -> None:
+    """Swap in a re-read catalogue: recall's index and the request reader rebuilt; the vectors re-embed
+    only texts the cache has not seen (a changed row, not the whole catalogue)."""
+    from engines.products.recall import RecallIndex
+    from engines.products.request import RequestReader
+
+    index = RecallIndex(catalogue, engine.knowledge)
+    reader = RequestReader(engine.knowledge, catalogue.brands, set(index.vocabulary))
+    with engine._lock:
+        old, engine._vectors, engine._names = engine._vectors, None, None
+        engine.catalogue, engine.problems, engine.index, engine.reader = catalogue, catalogue.problems, index, reader
+    if old is not None:
+        old.close()
+        if not engine.wait_for_index:
+            engine.start_indexing()
+    engine._by_name()
 
 
 def _hashes(catalogue) -> tuple[str, ...]:
