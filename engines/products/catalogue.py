@@ -66,8 +66,8 @@ def _is_catalogue(p: Path) -> bool:
     from engines.products.exported import LINES_SUFFIXES, SHEET_SUFFIXES
 
     name = p.name.lower()
-    if name == "knowledge.json" or name.startswith(".") or any(part.startswith(".") for part in p.parent.parts[-1:]):
-        return False
+    if name == "knowledge.json" or name.startswith((".", "~$")) or p.parent.name.startswith("."):
+        return False  # "~$tuotteet.xlsx": the lock file Excel keeps beside an open workbook
     if name.endswith((".tsv", ".csv")):
         return _is_off(p) or _names_product_fields(p)
     return (name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES))

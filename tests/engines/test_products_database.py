@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.products.backends.router import catalogue_name
 from engines.products.catalogue import CatalogueError, load_catalogue
 from engines.products.database import shown_url
 from olai_tui.cli import main
@@ -93,6 +94,7 @@ def test_postgresql_answers_what_the_csv_answers(export, postgres, capsys):
     assert from_pg["hits"][0]["where"] == f"{shown_url(postgres)}#tuotteet:{oat_row}"  # rows read in code order
     assert from_csv["hits"][0]["where"] == f"{export}:{oat_row + 1}"
     cat = load_catalogue(postgres)
+    assert catalogue_name(cat) == "tuotteet"  # what `index products --backend milvus` publishes it as
     assert cat.readings[0].rows_hash == load_catalogue(export).readings[0].rows_hash  # same rows, same hash
     oat = cat.products[cat.by_id["FI30207"]]
     assert oat.names == {"fi": "KAURAJUOMA, MAIDOTON, OAT DRINK", "sv": "HAVREDRYCK UTAN MJÖLK"}
