@@ -244,3 +244,24 @@ def test_an_export_of_any_text_or_bytes_loads_as_products_or_one_line():
             assert all(p.name and "\n" not in str(problem) for p in cat.products for problem in cat.problems)
 
     check()
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("maito, vehnä, kananmuna", {"milk", "gluten", "eggs"}),
+    ("mjölk, vete, ägg", {"milk", "gluten", "eggs"}),
+    ("milk, wheat, egg", {"milk", "gluten", "eggs"}),
+    ("täysmaitojauhe, ruisjauho, ohra", {"milk", "gluten"}),
+    ("maapähkinä", {"peanuts"}), ("jordnötter", {"peanuts"}), ("peanuts", {"peanuts"}),
+    ("hasselpähkinä, manteli", {"nuts"}), ("hasselnötter, mandel", {"nuts"}), ("cashew nuts", {"nuts"}),
+    ("kala, katkarapu, simpukka", {"fish", "crustaceans", "molluscs"}),
+    ("fisk, räkor, musslor", {"fish", "crustaceans", "molluscs"}),
+    ("soija, selleri, sinappi, seesaminsiemen", {"soy", "celery", "mustard", "sesame"}),
+    ("soja, selleri, senap, sesamfrön", {"soy", "celery", "mustard", "sesame"}),
+    ("rikkidioksidi ja sulfiitit, lupiini", {"sulphites", "lupin"}),
+    ("svaveldioxid och sulfiter, lupin", {"sulphites", "lupin"}),
+    ("kookosmaito", {"coconut"}), ("kaakaovoi", set()), ("tattari", set()),
+])
+def test_allergen_cells_in_three_languages_map_to_the_eu_fourteen(cell, expected):
+    from engines.products.allergen_words import allergens_in
+
+    assert allergens_in(cell) == expected
