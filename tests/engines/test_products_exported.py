@@ -265,3 +265,11 @@ def test_allergen_cells_in_three_languages_map_to_the_eu_fourteen(cell, expected
     from engines.products.allergen_words import allergens_in
 
     assert allergens_in(cell) == expected
+
+
+def test_catalogue_toml_can_say_the_encoding_and_delimiter(tmp_path):
+    path = tmp_path / "tuotteet.tsv"
+    path.write_bytes(FINNISH.replace(";", "\t").encode("latin-1"))
+    (tmp_path / "catalogue.toml").write_text('encoding = "latin-1"\ndelimiter = "\\t"\n', encoding="utf-8")
+    cat = load(path)
+    assert cat.products[1].names["sv"] == "Jordnötssmör" and cat.readings[0].how == "latin-1, tab-separated"
