@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--corpus", help="a folder or file (default: the embedded demo)")
     p.add_argument("--limit", type=_positive_int, default=10)
-    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,words,semantic; code: lexical,embedding; products: exact,recall,judge)")
+    p.add_argument("--tiers", help="comma-separated tiers (an unknown one is answered with the engine's own list)")
     _engine_options(p)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
 

@@ -51,8 +51,7 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
         else:
             commands.append(Command(f"Turn the {tier} tier off for {name}", f"{name} answers without {tier}",
                                     partial(pane.toggle_tier, tier)))
-    suggest = getattr(pane.adapter, "filter_suggestions", None)
-    for token, why in (suggest() if suggest is not None else []):
+    for token, why in pane.adapter.suggestions():
         commands.append(Command(f"Filter {name}: {token}", f"{why}; typed into the query (#tag, in:, path:, after:, before:)",
                                 partial(pane.add_filter, token)))
     commands += [
