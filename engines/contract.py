@@ -99,6 +99,7 @@ class Option:
     name: str
     help: str
     kind: str = "str"  # "str" | "list" (comma-separated on the command line)
+    instead_of_corpus: bool = False  # given, it names what to search (code's modules): no --corpus with it
 
 
 @dataclass(frozen=True)
@@ -290,11 +291,7 @@ class Engine(abc.ABC):
         return columns
 
     def compare(self, column: Comparison, query: str, limit: int) -> Iterator[Batch]:
-        """One compare column: whole tiers (a model tier's index is built first), or a baseline ranking."""
-        from engines.tiers import recall_switched_off
-
-        if any(t in self.model_tiers for t in column.tiers) and not recall_switched_off():
-            self.build_index()
+        """One compare column: its tiers as the pane runs them (a model tier indexing says so)."""
         return self.search_shown(query, limit, column.tiers)
 
     def rebuild(self) -> str:

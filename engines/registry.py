@@ -169,6 +169,7 @@ register(EngineSpec("products", "a product catalogue: hard rules, fused recall, 
                     engine_class=_class("engines.products.engine", "ProductsEngine")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),
-                    options=(Option("modules", "installed modules to search instead of a folder", "list"),),
+                    options=(Option("modules", "installed modules to search instead of a folder", "list",
+                                    instead_of_corpus=True),),
                     reads_with_progress=True, sample_query="rate limiter",
                     engine_class=_class("engines.code.engine", "CodeEngine")))

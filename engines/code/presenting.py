@@ -27,6 +27,12 @@ class CodePresenting:
         if EMBEDDING in tiers and not recall_switched_off():
             self.start_indexing()
 
+    def compare(self, column, query: str, limit: int):
+        """A column with the embedding tier waits for its index: compare shows whole tiers, not partial ones."""
+        if EMBEDDING in column.tiers and not recall_switched_off():
+            self.build_index()
+        return self.search_shown(query, limit, column.tiers)
+
     def rebuild(self) -> str:
         self.reload()
         if self._vectors is not None:  # the embedding tier was on: its index catches up

@@ -48,7 +48,7 @@ from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_co
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.floor import unmeasured
-from engines.notes.presenting import NotesPresenting
+from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.words import WordsIndex
@@ -215,8 +215,7 @@ class NotesEngine(NotesPresenting, Engine):
         text, cut = bounded(note.title + "\n\n" + note.body)
         line = note.where.rpartition(":")[2]
         start = int(line) if line.isdigit() else 1
-        return Passage(note.id, note.title, note.where, text, note.path, start, None, cut, tags=tuple(note.tags),
-                       aliases=tuple(note.aliases), markdown=not note.path.lower().endswith(".txt"))
+        return Passage(note.id, note.title, note.where, text, note.path, start, None, cut, **shown_with(note))
 
     def status(self) -> EngineStatus:
         tiers = [TierReport(EXACT, "answered", count=len(self._notes)),

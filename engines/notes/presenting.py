@@ -59,3 +59,8 @@ class NotesPresenting:
         self.start()  # the semantic index in the background, unless recall is off
         skipped = f", {len(self.problems)} files skipped" if self.problems else ""
         return f"re-read {len(self.notes):,} notes{skipped}; the index catches up in the background"
+
+
+def shown_with(note) -> dict:
+    """What a note's preview shows beyond its text (``Passage`` fields): tags, aliases, whether it is Markdown."""
+    return {"tags": tuple(note.tags), "aliases": tuple(note.aliases), "markdown": not note.path.lower().endswith(".txt")}
