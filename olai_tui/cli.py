@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--corpus", help="a folder or file (default: the embedded demo)")
     p.add_argument("--limit", type=_positive_int, default=10)
-    p.add_argument("--tiers", help="comma-separated tiers (notes: exact,words,semantic; code: lexical,embedding; products: exact,recall,judge)")
+    p.add_argument("--tiers", help="comma-separated tiers (an unknown one is answered with the engine's own list)")
     _engine_options(p)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
 
@@ -163,7 +163,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command is None or args.command not in COMMANDS:
         from olai_tui.workbench import run_app
 
-        pane = args.command or "notes"
+        pane = args.command or registry.specs()[0].name  # the first registered engine's pane
         return run_app({pane: _corpus(getattr(args, "path", None), pane)}, pane=pane)
     engine = getattr(args, "engine", None)
     if engine is not None:
@@ -181,9 +181,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from olai_tui import commands
 
         options = _options(args, engine)
-        if options.get("modules") and args.corpus is not None:
-            raise UsageError("--modules and --corpus: give one or the other")
-        corpus = None if options.get("modules") else _corpus(args.corpus, engine)
+        instead = [o.name for o in registry.spec(engine).options if o.instead_of_corpus and options.get(o.name)]
+        if instead and args.corpus is not None:
+            raise UsageError(f"--{instead[0]} and --corpus: give one or the other")
+        corpus = None if instead else _corpus(args.corpus, engine)
         if args.command == "index":
             return commands.index(engine, corpus, **options)
         return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, **options)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from engines.products.catalogue import CatalogueError
+from engines.errors import BadInput
 from olai_tui.commands import open_engine
 from olai_tui.errors import UsageError, shown
 from olai_tui.progress import Progress
@@ -101,7 +101,7 @@ def bench_products(corpus: Path | None, as_json: bool, quick: bool) -> int:
     for path, queries in runs:
         try:
             results.append(measure(path, queries, progress=lambda text: print(f"olai-tui: {text}", file=sys.stderr)))
-        except CatalogueError as exc:
+        except BadInput as exc:  # an unreadable catalogue (CatalogueError)
             raise UsageError(str(exc)) from None
     if as_json:
         json.dump({"engine": "products", "runs": results}, sys.stdout)

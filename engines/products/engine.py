@@ -29,6 +29,7 @@ from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, ch
 from engines.products.knowledge import KnowledgeMap
 from engines.products.live import LiveCatalogue
 from engines.products.order import flags_for, order
+from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
@@ -51,7 +52,7 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class ProductsEngine(LiveCatalogue, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
+class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -188,7 +189,8 @@ class ProductsEngine(LiveCatalogue, Engine):  # LiveCatalogue: watch() follows a
         text, cut = bounded("\n".join(lines))
         path, _, line = (product.source or "").rpartition(":")
         return Passage(product.id, product.title, product.source or product.id, text, path or None,
-                       int(line) if line.isdigit() else None, int(line) if line.isdigit() else None, cut)
+                       int(line) if line.isdigit() else None, int(line) if line.isdigit() else None, cut,
+                       fields=card_fields(product))
 
     def status(self) -> EngineStatus:
         off = recall_switched_off()
@@ -203,8 +205,8 @@ class ProductsEngine(LiveCatalogue, Engine):  # LiveCatalogue: watch() follows a
             recall.status, recall.done, recall.of = "indexing", vectors.done, vectors.of
         return EngineStatus(self.name, self.scope, len(self.products), tiers, self.notices())
 
-    def notices(self) -> list[str]:
-        return list(self.config_notices)
+    def notices(self) -> list[str]:  # a config problem (judge, recall backend); the vector cache's
+        return list(self.config_notices) + list(getattr(getattr(self._vectors, "_cache", None), "notices", None) or [])
 
     # -- searching -------------------------------------------------------------------------------
     def collect(self, query: str, batches) -> Answer:
