@@ -18,6 +18,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from engines.locations import shown_url
+
 from engines.products.tables import Table, TableError, _cell_text
 
 SCHEMES = ("sqlite://", "postgresql://", "postgres://")
@@ -25,11 +27,6 @@ SCHEMES = ("sqlite://", "postgresql://", "postgres://")
 
 def is_database_url(corpus) -> bool:
     return isinstance(corpus, str) and corpus.lower().startswith(SCHEMES)
-
-
-def shown_url(url: str) -> str:
-    """The URL with any password hidden: it is printed and kept as the catalogue's label."""
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
 
 
 def database_settings() -> tuple[str, str]:
