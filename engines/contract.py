@@ -22,6 +22,7 @@ What an engine declares:
 from __future__ import annotations
 
 import abc
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, Protocol, Sequence
 
@@ -47,6 +48,15 @@ class Passage:
     end_line: int | None = None
     truncated: bool = False  # the text was cut at READ_LIMIT
     language: str | None = None  # code: the source's language, for highlighting
+    # What a preview shows beyond the text (each optional): notes' tags and aliases and whether the
+    # text is Markdown; a product card's named facts (brand, ingredients, description).
+    tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    markdown: bool = False
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def field(self, name: str) -> str:
+        return next((value for key, value in self.fields if key == name), "")
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "where": self.where, "path": self.path,
@@ -89,6 +99,48 @@ class Option:
     name: str
     help: str
     kind: str = "str"  # "str" | "list" (comma-separated on the command line)
+    instead_of_corpus: bool = False  # given, it names what to search (code's modules): no --corpus with it
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One column of the compare screen: a label and the tiers that answer in it.
+
+    ``combined``: the column merges other columns' tiers (notes: merged), so it never counts as a
+    second finder of a row. ``ranking``: a baseline of :meth:`Engine.rank` answers the column instead
+    of a search with the tiers (products' bm25, knn, hybrid_rrf)."""
+
+    label: str
+    tiers: tuple[str, ...]
+    combined: bool = False
+    ranking: str | None = None
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How a pane shows an engine's rows, as data: which hit extras go where, and the preview's kind.
+
+    ``detail``: extras joined dim after the title (code: language, summary). ``where``: extras shown
+    in the where cell instead of the hit's place (products: kind, quantity; underscores as spaces).
+    ``badge``: an extra shown in a column of its own, styled by ``badge_styles`` (products' judge label).
+    ``preview``: "text" (the passage, reflowed), "markdown" (notes), "source" (numbered, coloured by
+    the Pygments lexer ``lexers`` names for the passage's language) or "card" (a product's facts).
+    ``open_at``: "start" (the passage's first line) or "words" (the first line holding a query word,
+    unless the hit's place names its line: notes). ``printout``: how ``olai-tui search`` prints it."""
+
+    detail: tuple[str, ...] = ()
+    where: tuple[str, ...] = ()
+    badge: str | None = None
+    badge_styles: tuple[tuple[str, str], ...] = ()
+    preview: str = "text"
+    lexers: tuple[tuple[str, str], ...] = ()
+    open_at: str = "start"
+    printout: str = "rows"  # on the terminal: "rows", or "judged" (the words as read, a badge per row)
+
+
+# A line of styled spans, (text, style), for a summary above the rows; the style is a Rich style string.
+Spans = list[tuple[str, str]]
+_WORD = re.compile(r"\w+")
 
 
 class Watcher(Protocol):
@@ -175,6 +227,83 @@ class Engine(abc.ABC):
 
     def close(self) -> None:
         """Stop background work; the engine is not used after this."""
+
+    # -- what a face presents (the workbench's panes); every one has a default -------------------
+    presentation: ClassVar[Presentation] = Presentation()
+
+    @classmethod
+    def shown_tiers(cls) -> tuple[str, ...]:
+        """The tiers as a pane shows them (chips, switches): the engine's tiers, plus any recall source
+        shown as a tier of its own (products' vectors). A class method: read before the engine opens."""
+        return tuple(cls.tiers)
+
+    @classmethod
+    def opt_in_tiers(cls) -> tuple[str, ...]:
+        """Shown tiers that are off until a person switches them on (code's embedding: the model)."""
+        return tuple(t for t in cls.shown_tiers() if t not in cls.default_tiers)
+
+    def search_shown(self, query: str, limit: int, tiers: Sequence[str]) -> Iterator[Batch]:
+        """:meth:`search` with the shown tiers that are on; a report for each shown tier."""
+        return self.search(query, limit=limit, tiers=tuple(tiers))
+
+    def switch_on(self, tiers: Sequence[str]) -> None:
+        """The shown tiers now on: start (in the background) what a model tier among them needs."""
+        from engines.tiers import recall_switched_off
+
+        if any(t in self.model_tiers for t in tiers) and not recall_switched_off():
+            self.start()
+
+    def live(self, tiers: Sequence[str]) -> list[TierReport]:
+        """What the model tiers among ``tiers`` are doing between answers (from :meth:`status`):
+        indexing done/of, unavailable or failed with why, off under OLAI_RECALL; none once ready."""
+        from engines.tiers import recall_switched_off
+
+        off = recall_switched_off()
+        return [r for r in self.status().tiers if r.name in self.model_tiers and r.name in tiers
+                and (r.status in ("indexing", "unavailable", "failed") or (r.status == "off" and off))]
+
+    def highlights(self, text: str) -> list[str]:
+        """The words of ``text`` (a query, or an identifier in a preview) as this engine matches them."""
+        return [w for w in _WORD.findall(text.lower()) if len(w) > 1]
+
+    def summary(self, answer: Answer) -> Spans:
+        """A line above the rows, from the answer's extras (products: the words as read); [] for none."""
+        return []
+
+    def filters_said(self, answer: Answer) -> str:
+        """The filters the query was read as, in the syntax typed (notes: ``#tag · in:folder``)."""
+        return ""
+
+    def answer_notices(self, answer: Answer) -> list[str]:
+        """What an answer says under the tier chips (a word searched as a word, recall's backend)."""
+        return []
+
+    def suggestions(self) -> list[tuple[str, str]]:
+        """(text to type, what it does): filters a palette offers (notes: the commonest tags)."""
+        return []
+
+    def comparisons(self) -> list[Comparison]:
+        """The compare screen's columns: each tier alone, then all of them merged."""
+        shown = self.shown_tiers()
+        columns = [Comparison(t, (t,)) for t in shown]
+        if len(shown) > 1:
+            columns.append(Comparison("merged", shown, combined=True))
+        return columns
+
+    def compare(self, column: Comparison, query: str, limit: int) -> Iterator[Batch]:
+        """One compare column: its tiers as the pane runs them (a model tier indexing says so)."""
+        return self.search_shown(query, limit, column.tiers)
+
+    def rebuild(self) -> str:
+        """A person's rebuild: read the corpus again, the index catching up; says what it did."""
+        self.reload()
+        self.start()
+        skipped = f", {len(self.problems)} files skipped" if getattr(self, "problems", None) else ""
+        return f"re-read {self.items():,} {self.item_noun}{skipped}"
+
+    def roots(self) -> list[str]:
+        """The folders a read may touch where the engine names them itself; []: the corpus it was given."""
+        return []
 
     def check_tier(self, tier: str) -> None:
         if tier not in self.tiers:

@@ -8,6 +8,7 @@ Caches are never written inside a searched folder: everything an engine writes g
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -56,3 +57,9 @@ def shared_data() -> Path:
 
 def shared_heldout() -> Path:
     return shared_data().parent / "heldout"
+
+
+def shown_url(url: str) -> str:
+    """A corpus given as a URL (a catalogue kept in a database), any password hidden: it is printed
+    and kept as the corpus's label."""
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import App
 from textual.widgets import Footer, TabbedContent, TabPane
 
-from olai_tui.ui.adapters import PaneAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.compare import CompareScreen
 from olai_tui.ui.footer import format_ms
 from olai_tui.ui.keys import DEFAULT_KEYS, KeyConfig, binding
@@ -48,7 +48,7 @@ class WorkbenchApp(App):
     cursor_blink = True  # the snapshot app turns it off
     format_ms = staticmethod(format_ms)  # the snapshot app freezes it
 
-    def __init__(self, adapters: Sequence[PaneAdapter], keys: KeyConfig | None = None,
+    def __init__(self, adapters: Sequence[EngineAdapter], keys: KeyConfig | None = None,
                  notices: Sequence[str] = (), freeze_after_paint: bool = False, start_pane: str | None = None) -> None:
         super().__init__()
         self.watchers = None  # olai_tui/workbench.py's: every opened engine followed on disk

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from engines.locations import demo_corpus as default_corpus, shared_data, shared_heldout
-from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 DEMO_QUERIES = [
@@ -30,15 +29,10 @@ ROADMAP_QUERIES = [
 
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
-    from engines.embed.base import EmbedderUnavailable
-    from engines.embed.choose import embedder_for
     from engines.eval.collections import load_vaswani
+    from engines.eval.model import ready_embedder
     from engines.eval.notes_bench import bench_corpus, cold_engine
-    embedder = embedder_for("notes")  # OLAI_EMBED_MODEL / config.toml [notes] model
-    try:
-        embedder.info()
-    except EmbedderUnavailable as exc:
-        raise UsageError(f"the embedder is unavailable: {exc.reason} (to enable: {exc.enable})") from None
+    embedder = ready_embedder("notes")  # OLAI_EMBED_MODEL / config.toml [notes] model
 
     runs = []
     if corpus is not None:
@@ -117,14 +111,9 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     """`olai-tui bench code`: CoSQA (speed and quality, dev and held-out), the standard library,
     httpx and the demo tree; or one --corpus. --quick: no CoSQA quality, no embedding of httpx."""
     from engines.eval import code_bench
-    from engines.embed.base import EmbedderUnavailable
-    from engines.embed.choose import embedder_for
+    from engines.eval.model import ready_embedder
 
-    embedder = embedder_for("code")  # OLAI_EMBED_MODEL / config.toml [code] model
-    try:
-        embedder.info()
-    except EmbedderUnavailable as exc:
-        raise UsageError(f"the embedder is unavailable: {exc.reason} (to enable: {exc.enable})") from None
+    embedder = ready_embedder("code")  # OLAI_EMBED_MODEL / config.toml [code] model
     cosqa = shared_data() / "code" / "cosqa"
     queries = CODE_QUERIES
     if cosqa.is_dir():

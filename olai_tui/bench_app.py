@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Sequence
@@ -87,19 +86,22 @@ async def _first_rows_ms(pilot, pane, query: str, timeout: float = 30.0) -> floa
     return None
 
 
+def _semantic(engine):
+    """The semantic tier's state, as the engine's status says it (indexing done/of, then ready)."""
+    return engine.status().tier("semantic")
+
+
 async def _measure(trec: Path, queries: Sequence[str], window_s: float | None) -> dict:
-    from engines.embed.llama import LlamaEmbedder
-    from engines.eval.notes_bench import resident_mb
-    from engines.notes.engine import NotesEngine
+    from engines.eval.model import ready_embedder
+    from engines.eval.notes_bench import cold_engine, resident_mb
     from engines.eval.trec import load_trec
     from olai_tui.app import WorkbenchApp
-    from olai_tui.ui.adapters import NotesAdapter
+    from olai_tui.ui.generic_adapter import EngineAdapter
 
-    embedder = LlamaEmbedder()
-    embedder.info()  # the model is on disk and loads; the app itself loads it in the background
-    with tempfile.TemporaryDirectory(prefix="olai-bench-app-") as cache:
-        started = time.perf_counter()
-        engine = NotesEngine(trec, embedder=embedder, cache_dir=cache, notes=load_trec(trec))
+    embedder = ready_embedder()  # the model is on disk and loads; the app itself loads it in the background
+    started = time.perf_counter()
+    engine, cache = cold_engine(trec, embedder, notes=load_trec(trec), wait_for_index=False)
+    with cache:
         loaded = time.perf_counter()
         painted = asyncio.Event()
 
@@ -108,9 +110,9 @@ async def _measure(trec: Path, queries: Sequence[str], window_s: float | None) -
                 super().on_mount()
                 self.call_after_refresh(painted.set)
 
-        app = Timed([NotesAdapter(engine, label=trec.name)], freeze_after_paint=True)  # as run_app opens it
+        app = Timed([EngineAdapter(engine, label=trec.name)], freeze_after_paint=True)  # as run_app opens it
         # The machine is shared: the load says how much of the 2 cores the app had to itself.
-        out: dict = {"corpus": str(trec), "notes": len(engine.notes), "load_average_at_start": os.getloadavg()[0]}
+        out: dict = {"corpus": str(trec), "notes": engine.items(), "load_average_at_start": os.getloadavg()[0]}
         try:
             async with app.run_test(size=SIZE) as pilot:
                 await painted.wait()
@@ -125,7 +127,7 @@ async def _measure(trec: Path, queries: Sequence[str], window_s: float | None) -
                 during: list[float] = []
                 build_started = time.perf_counter()
                 i = 0
-                while engine.semantic.state().state in ("idle", "building"):
+                while _semantic(engine).status == "indexing":
                     if window_s is not None and time.perf_counter() - build_started > window_s:
                         break
                     query = queries[i % len(queries)]
@@ -135,14 +137,15 @@ async def _measure(trec: Path, queries: Sequence[str], window_s: float | None) -
                     if ms is not None:
                         during.append(ms)
                 stalls = watch.stop()
-                state = engine.semantic.state()
+                state = _semantic(engine)
                 out["while_indexing"] = {
                     "seconds": round(time.perf_counter() - build_started, 1),
-                    "indexed": f"{state.done}/{state.of}", "queries_typed": i,
+                    "indexed": f"{state.done}/{state.of}" if state.status == "indexing" else f"{state.count}/{state.count}",
+                    "queries_typed": i,
                     "longest_stall_ms": round(max(stalls), 1) if stalls else None,
                     "stall_ms": _summary(stalls), "stalls_over_target": sum(1 for v in stalls if v > TARGETS["longest_stall_ms"]),
                     "first_exact_row_ms": _summary(during)}
-                indexed = state.state not in ("idle", "building")
+                indexed = state.status != "indexing"
                 out["rss_mb_after_indexing" if indexed else "rss_mb_index_unfinished"] = round(resident_mb(), 1)
                 ready: list[float] = []
                 for query in queries:

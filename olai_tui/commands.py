@@ -63,12 +63,16 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
         json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        RENDERERS.get(engine_name, print_answer)(answer)
+        RENDERERS.get(engine.presentation.printout, print_answer)(answer)
     return 0
 
 
 def index(engine_name: str, corpus: Path | None, **options) -> int:
     engine = open_engine(engine_name, corpus, wait_for_index=True, progress=WaitLine(engine_name), **options)
+    if engine_name == "products":
+        from olai_tui.catalogue_readings import print_readings
+
+        print_readings(engine.catalogue)  # the column mapping, encoding and rows read: what to correct
     try:
         progress = Progress(f"indexing {engine_name}")
         state = engine.build_index(progress=progress)
@@ -115,6 +119,6 @@ def print_answer(answer: Answer, stream=None) -> None:
     print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
 
 
-# How a person reads an answer on the terminal: an engine with a richer face than the plain rows
-# (products: the words as read, badges, "we do not sell that") names its printer here.
-RENDERERS = {"products": print_products}
+# How a person reads an answer on the terminal, by the layout the engine declares
+# (``Presentation.printout``): "judged" is the words as read, a badge per row, "we do not sell that".
+RENDERERS = {"judged": print_products}

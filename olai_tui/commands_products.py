@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from engines.products.catalogue import CatalogueError
+from engines.errors import BadInput
 from olai_tui.commands import open_engine
 from olai_tui.errors import UsageError, shown
 from olai_tui.progress import Progress
@@ -40,6 +40,12 @@ def index_products_milvus(corpus: Path, args) -> int:
         if args.rollback:
             moved = pub.rollback(client, alias)
             print(f"{alias} -> {moved['collection']} (was {moved['previous']})")
+            return 0
+        unchanged = None if getattr(args, "force", False) else pub.published_unchanged(client, alias, engine,
+                                                                                       args.index_type)
+        if unchanged:
+            print(f"{alias} -> {unchanged} (unchanged: {len(engine.catalogue):,} products as published;"
+                  f" --force publishes anyway)")
             return 0
         vectors = pub.catalogue_vectors(engine, progress=Progress("embedding products"))
         done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
@@ -80,7 +86,7 @@ def bench_products(corpus: Path | None, as_json: bool, quick: bool) -> int:
     for path, queries in runs:
         try:
             results.append(measure(path, queries, progress=lambda text: print(f"olai-tui: {text}", file=sys.stderr)))
-        except CatalogueError as exc:
+        except BadInput as exc:  # an unreadable catalogue (CatalogueError)
             raise UsageError(str(exc)) from None
     if as_json:
         json.dump({"engine": "products", "runs": results}, sys.stdout)

@@ -1,10 +1,10 @@
 """The one factory that builds the workbench: ``run_app`` (``olai-tui``, ``make run``) and the snapshot
 tests all call :func:`build_workbench`, so what the tests see is what a person gets.
 
-Panes come from the engine registry, left to right in the order registered; an engine with no
-adapter of its own gets the generic one (olai_tui/ui/generic_adapter.py). Each engine is opened
-lazily (its pane first shown), except the first pane's, opened now so a bad corpus of yours is said
-before the app starts; every engine opened is watched live (an edited file shows on the next query).
+Panes come from the engine registry, left to right in the order registered, each the one adapter
+(olai_tui/ui/generic_adapter.py) over what its engine declares. Each engine is opened lazily (its pane
+first shown) where its spec names its class, except the first pane's, opened now so a bad corpus of
+yours is said before the app starts; every engine opened is watched live (an edited file shows on the next query).
 """
 
 from __future__ import annotations
@@ -16,29 +16,6 @@ from typing import Callable, Mapping
 from engines import registry
 from engines.contract import Engine, WaitProgress
 from olai_tui.ui.keys import KeyConfig, load_keys
-
-
-def _notes_adapter(opener, label):
-    from olai_tui.ui.adapters import NotesAdapter
-
-    return NotesAdapter(opener(), label=label)  # the first pane: its engine is opened now
-
-
-def _code_adapter(opener, label):
-    from olai_tui.ui.code_adapter import CodeAdapter
-
-    return CodeAdapter(opener, label=label)
-
-
-def _products_adapter(opener, label):
-    from olai_tui.ui.products_adapter import ProductsAdapter
-
-    return ProductsAdapter(opener, label=label)
-
-
-# The engines with a face richer than the contract's (a note's preview, highlighted source, a product
-# card). Any other registered engine gets GenericAdapter.
-ADAPTERS: dict[str, Callable] = {"notes": _notes_adapter, "code": _code_adapter, "products": _products_adapter}
 
 
 class Watchers:
@@ -81,7 +58,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     from olai_tui.app import WorkbenchApp
     from olai_tui.commands import said as said_of
     from olai_tui.ui.adapters import short_path
-    from olai_tui.ui.generic_adapter import GenericAdapter
+    from olai_tui.ui.generic_adapter import EngineAdapter
 
     corpora = dict(corpora or {})
     given = dict(engines or {})
@@ -103,16 +80,16 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
                 engine = made() if callable(made) and not isinstance(made, Engine) else made
             return watchers.follow(engine) if watch else engine
 
-        make = ADAPTERS.get(spec.name)
-        # An engine without an adapter of its own is opened now: its tiers are the pane's columns.
-        adapters.append(make(opener, label) if make is not None else GenericAdapter.over(opener(), label))
+        made = given.get(spec.name)
+        kind = type(made) if isinstance(made, Engine) else spec.engine_class() if spec.engine_class else None
+        # An engine whose class is not known until it is open is opened now: its tiers are the pane's.
+        adapters.append(EngineAdapter(opener if kind is not None else opener(), spec.name, label, kind))
     first = next((a for a in adapters if a.name == pane), None)
-    if first is not None and getattr(first, "load", None) is not None:
+    if first is not None:
         first.load()  # yours, named on the command line: a bad one is said now, in one line
     said = list(notices or [])
     for adapter in adapters:
-        engine = getattr(adapter, "engine", None) if _made(adapter) else None
-        problems = list(getattr(engine, "problems", []) or [])
+        problems = list(adapter.engine.problems or []) if adapter.made else []
         said += [said_of(problem) for problem in problems[:5]]
         if len(problems) > 5:
             said.append(f"skipped {len(problems) - 5} more files (`olai-tui index {adapter.name}` lists them all)")
@@ -120,11 +97,6 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
                                       start_pane=pane, **app_options)
     app.watchers = watchers
     return app
-
-
-def _made(adapter) -> bool:
-    lazy = getattr(adapter, "_engine", None)
-    return lazy.made if lazy is not None and hasattr(lazy, "made") else hasattr(adapter, "engine")
 
 
 def run_app(corpora: Mapping[str, Path | None] | None = None, pane: str = "notes") -> int:

@@ -22,7 +22,7 @@ from engines.notes.engine import NotesEngine
 from olai_tui.app import WorkbenchApp
 from olai_tui.workbench import build_workbench
 from engines.locations import demo_corpus as default_corpus
-from olai_tui.ui.adapters import NotesAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.keys import KeyConfig
 
 SIZE = (110, 30)
@@ -44,7 +44,7 @@ class SnapshotWorkbench(WorkbenchApp):
     cursor_blink = False
     format_ms = staticmethod(lambda ms: "" if ms is None else FROZEN_MS)
 
-    def __init__(self, adapters: Sequence[NotesAdapter], keys: KeyConfig | None = None,
+    def __init__(self, adapters: Sequence[EngineAdapter], keys: KeyConfig | None = None,
                  notices: Sequence[str] = (), start_pane: str | None = None) -> None:
         super().__init__(adapters, keys, notices, start_pane=start_pane)
         self.animation_level = "none"

@@ -34,6 +34,7 @@ from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
                                 fuse)
+from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol, embed_text
 from engines.code.vectors import VectorIndex
@@ -54,7 +55,7 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, DEFAULT_TIERS, ENGINE)
 
 
-class CodeEngine(Engine):
+class CodeEngine(CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = DEFAULT_TIERS

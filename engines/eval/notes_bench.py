@@ -124,8 +124,10 @@ def _one_per_call_rate(embedder: LlamaEmbedder, texts: Sequence[str]) -> int:
     return round(tokens / (time.perf_counter() - start))
 
 
-def cold_engine(root, embedder: LlamaEmbedder, notes: list[Note] | None = None) -> tuple[NotesEngine, tempfile.TemporaryDirectory]:
-    """An engine over an empty cache of its own (the caller cleans the directory up)."""
+def cold_engine(root, embedder: LlamaEmbedder, notes: list[Note] | None = None,
+                wait_for_index: bool = True) -> tuple[NotesEngine, tempfile.TemporaryDirectory]:
+    """An engine over an empty cache of its own (the caller cleans the directory up); ``wait_for_index``
+    False: its index builds in the background, as the workbench has it."""
     cache = tempfile.TemporaryDirectory(prefix="olai-bench-")
-    engine = NotesEngine(root, embedder=embedder, cache_dir=cache.name, wait_for_index=True, notes=notes)
+    engine = NotesEngine(root, embedder=embedder, cache_dir=cache.name, wait_for_index=wait_for_index, notes=notes)
     return engine, cache

@@ -48,6 +48,7 @@ from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_co
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.floor import unmeasured
+from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.words import WordsIndex
@@ -77,7 +78,7 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class NotesEngine(Engine):
+class NotesEngine(NotesPresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -214,7 +215,7 @@ class NotesEngine(Engine):
         text, cut = bounded(note.title + "\n\n" + note.body)
         line = note.where.rpartition(":")[2]
         start = int(line) if line.isdigit() else 1
-        return Passage(note.id, note.title, note.where, text, note.path, start, None, cut)
+        return Passage(note.id, note.title, note.where, text, note.path, start, None, cut, **shown_with(note))
 
     def status(self) -> EngineStatus:
         tiers = [TierReport(EXACT, "answered", count=len(self._notes)),

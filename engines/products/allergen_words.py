@@ -60,6 +60,8 @@ NONE_WORDS = frozenset({"ei", "ei ole", "ei allergeeneja", "ei sisalla allergeen
 # A cell that says the data is missing is as unknown as an empty one.
 UNKNOWN_WORDS = frozenset({"ei tiedossa", "tuntematon", "unknown", "n/a", "na", "?", "okand", "uppgift saknas"})
 
+# A labels cell says what a buyer says ("luomu", "vegansk") or what a name says ("senza glutine").
+LABEL_PHRASES = {**CLAIM_WORDS, **{k: v for k, v in CLAIM_NAME_PHRASES.items() if k not in CLAIM_WORDS}}
 MAY_CONTAIN = re.compile(r"may contain|can contain|traces? of|saattaa sisaltaa|voi sisaltaa|jaamia|"
                          r"kan innehalla|spar av|puo contenere|peut contenir|kann spuren", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -92,7 +94,7 @@ def claims_in(labels: str) -> dict[str, str]:
         folded = " " + " ".join(_WORDS.findall(fold(item))) + " "
         if not folded.strip():
             continue
-        for claim, phrases in {**CLAIM_WORDS, **{k: v for k, v in CLAIM_NAME_PHRASES.items() if k not in CLAIM_WORDS}}.items():
+        for claim, phrases in LABEL_PHRASES.items():
             if claim in found:
                 continue
             if any(f" {' '.join(_WORDS.findall(p))} " in folded for p in phrases):

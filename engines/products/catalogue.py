@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engines.errors import BadInput
 from engines.products.product import Problem, Product
-from engines.products.tables import TableError
+from engines.products.tables import Reading, TableError
 
 
 class CatalogueError(BadInput):
@@ -29,6 +29,7 @@ class Catalogue:
     products: list[Product]
     problems: list[Problem] = field(default_factory=list)
     origin: str = ""
+    readings: list[Reading] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: i for i, p in enumerate(self.products)}
@@ -65,11 +66,12 @@ def _is_catalogue(p: Path) -> bool:
     from engines.products.exported import LINES_SUFFIXES, SHEET_SUFFIXES
 
     name = p.name.lower()
-    if name == "knowledge.json" or name.startswith(".") or any(part.startswith(".") for part in p.parent.parts[-1:]):
-        return False
+    if name == "knowledge.json" or name.startswith((".", "~$")) or p.parent.name.startswith("."):
+        return False  # "~$tuotteet.xlsx": the lock file Excel keeps beside an open workbook
     if name.endswith((".tsv", ".csv")):
         return _is_off(p) or _names_product_fields(p)
-    return name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES)) or (name.endswith(".json") and "product" in name)
+    return (name.endswith((".json.zip", *SHEET_SUFFIXES, *LINES_SUFFIXES))
+            or (name.endswith(".json") and "product" in name))
 
 
 def _first_line(p: Path) -> str:
@@ -95,10 +97,29 @@ def _names_product_fields(p: Path) -> bool:
     return any(sum(1 for h in line.split(d) if recognise(h) and recognise(h)[0] != "code") >= 1 for d in DELIMITERS)
 
 
-def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
-    """Read every product file under ``path``; kinds from ``knowledge`` (the default map if None)."""
-    from engines.products.knowledge import KnowledgeMap
+def catalogue_root(corpus) -> Path | None:
+    """The file or folder a corpus names; None for a database URL (its rows are not on disk) or no corpus."""
+    from engines.products.database import is_database_url
 
+    return Path(corpus) if corpus is not None and not is_database_url(corpus) else None
+
+
+def scope_of(corpus, root: Path | None, catalogue: Catalogue) -> str:
+    """What the engine's caches are keyed on and its corpus is called: the path, or the URL without a password."""
+    from engines.products.database import is_database_url, shown_url
+
+    if root is not None:
+        return str(root.resolve())
+    return shown_url(corpus) if is_database_url(corpus) else f"catalogue:{len(catalogue)}"
+
+
+def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
+    """Read every product file under ``path`` (or a database URL's rows); kinds from ``knowledge``
+    (the default map if None)."""
+    from engines.products.database import is_database_url
+
+    if is_database_url(path):
+        return _load_database(str(path), knowledge)
     root = Path(path)
     if not root.exists():
         raise CatalogueError(f"{root}: no such file or directory")
@@ -110,10 +131,10 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
                              f"Open Food Facts TSV; *.json.zip Icecat)")
     products: list[Product] = []
     problems: list[Problem] = []
+    readings: list = []
     for file in files:
-        read = _reader(file)
         try:
-            got, bad = read(file)
+            got, bad, reading = read_file(file)
         except TableError as exc:  # an export's own one-line cause: "no name column among ..."
             problems.append(Problem(str(file), str(exc)))
             continue
@@ -122,6 +143,27 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
             continue
         products.extend(got)
         problems.extend(bad)
+        readings.append(reading)
+    if not products and root.is_file() and [p.where for p in problems] == [str(root)]:
+        raise CatalogueError(str(problems[0]))  # the file's one cause, not wrapped twice
+    return _finish(products, problems, readings, str(root), knowledge, root)
+
+
+def _load_database(url: str, knowledge) -> Catalogue:
+    from engines.products.database import read_database, shown_url
+    from engines.products.exported import read_database_table
+
+    try:
+        products, problems, reading = read_database_table(url, read_database)
+    except TableError as exc:
+        raise CatalogueError(f"{shown_url(url)}: {exc}") from None
+    return _finish(products, problems, [reading], shown_url(url), knowledge, None)
+
+
+def _finish(products: list[Product], problems: list[Problem], readings: list, origin: str, knowledge,
+            root: Path | None) -> Catalogue:
+    from engines.products.knowledge import KnowledgeMap
+
     seen: set[str] = set()
     unique: list[Product] = []
     for p in products:
@@ -130,25 +172,28 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
             continue
         seen.add(p.id)
         unique.append(p)
-    if not unique and root.is_file() and [p.where for p in problems] == [str(root)]:
-        raise CatalogueError(str(problems[0]))  # the file's one cause, not wrapped twice
     if not unique:
-        raise CatalogueError(f"{root}: no readable products" + (f" ({problems[0]})" if problems else ""))
-    kmap = knowledge if knowledge is not None else KnowledgeMap.for_catalogue(root)
+        raise CatalogueError(f"{origin}: no readable products" + (f" ({problems[0]})" if problems else ""))
+    kmap = knowledge if knowledge is not None else (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
     kmap.assign(unique)
-    return Catalogue(unique, problems, str(root))
+    catalogue = Catalogue(unique, problems, origin)
+    catalogue.readings = readings
+    return catalogue
 
 
-def _reader(file: Path):
+def read_file(file: Path):
+    """(products, problems, how it was read) for one file of a catalogue."""
     name = file.name.lower()
     if name.endswith((".json.zip", ".json")):
         from engines.products.icecat import read_icecat
 
-        return read_icecat
+        got, bad = read_icecat(file)
+        return got, bad, Reading(str(file), "Icecat JSON", rows_read=len(got))
     if _is_off(file):
         from engines.products.off import read_off
 
-        return read_off
-    from engines.products.exported import read_exported
+        got, bad = read_off(file)
+        return got, bad, Reading(str(file), "Open Food Facts TSV (UTF-8, tab-separated)", rows_read=len(got))
+    from engines.products.exported import read_exported_with_report
 
-    return read_exported
+    return read_exported_with_report(file)

@@ -23,8 +23,8 @@ from engines.lexical import fold
 
 # field -> (language or "" for words every language uses, header spellings, compared folded and squeezed)
 FIELD_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
-    "code": {"en": ("code", "ean", "gtin", "sku", "productcode", "productnumber", "itemnumber", "itemno", "articlenumber",
-                    "barcode", "ean13", "id", "productid"),
+    "code": {"en": ("code", "ean", "gtin", "sku", "productcode", "productnumber", "itemnumber", "itemno",
+                    "articlenumber", "barcode", "ean13", "id", "productid"),
              "fi": ("tuotenumero", "tuotekoodi", "koodi", "nimikenumero", "viivakoodi", "tuotetunnus"),
              "sv": ("artikelnummer", "artikelnr", "artnr", "produktnummer", "produktkod", "streckkod", "kod")},
     "name": {"en": ("name", "productname", "product", "title", "itemname"),
@@ -111,8 +111,8 @@ class Mapping:
         """"Tuotenimi -> name (fi)" lines, in the header's order, and the columns left as attributes."""
         used = {i: f for f, i in self.columns.items() if f != "name"}
         used.update({i: f"name ({lang or 'language unknown'})" for lang, i in self.names.items()})
-        lines = [f"{self.header[i]} -> {used[i]}" for i in sorted(used)]
-        rest = [h for i, h in enumerate(self.header) if i not in used and h]
+        lines = [f"{' '.join(self.header[i].split())} -> {used[i]}" for i in sorted(used)]
+        rest = [" ".join(h.split()) for i, h in enumerate(self.header) if i not in used and h.strip()]
         if rest:
             lines.append(f"kept as attributes: {', '.join(rest)}")
         return lines
@@ -145,8 +145,8 @@ def guess(header: list[str], where: str, overrides: "Overrides | None" = None) -
     for field_, wanted in overrides.columns.items():
         index = by_header.get(squeeze(wanted))
         if index is None:
-            raise MappingError(f"{where}: {overrides.source} names column {wanted!r} for {field_}, but the columns "
-                               f"are {', '.join(h for h in header if h)}")
+            raise MappingError(f"{Path(where).name}: {overrides.source} names column {wanted!r} for {field_}, but the "
+                               f"columns are {seen(header)}")
         if field_ == "name":
             main_name = index
         elif field_.startswith("name_"):
@@ -158,7 +158,7 @@ def guess(header: list[str], where: str, overrides: "Overrides | None" = None) -
         main_name = mapping.names.pop(language)
         mapping.language, mapping.guessed_language = language, False
     if main_name is None:
-        raise MappingError(f"{Path(where).name}: no name column among {', '.join(h for h in header if h) or '(no headers)'}; "
+        raise MappingError(f"{Path(where).name}: no name column among {seen(header)}; "
                            f"say which in catalogue.toml ([columns] name = \"...\")")
     if overrides.language:
         mapping.language, mapping.guessed_language = overrides.language, False
@@ -170,6 +170,12 @@ def guess(header: list[str], where: str, overrides: "Overrides | None" = None) -
     mapping.names = {mapping.language: main_name, **{k: v for k, v in mapping.names.items() if v != main_name
                                                       and k != mapping.language}}
     return mapping
+
+
+def seen(header: list[str], most: int = 15) -> str:
+    """The headers as a message names them: one line, each cut short, the first ``most`` of them."""
+    said = [" ".join(h.split())[:40] for h in header if h.strip()]
+    return (", ".join(said[:most]) + (f" and {len(said) - most} more" if len(said) > most else "")) or "(no headers)"
 
 
 def header_score(row: list[str]) -> int:
@@ -201,8 +207,6 @@ class Overrides:
 
 def overrides_for(path: Path) -> Overrides:
     """``catalogue.toml`` beside the file (or in the folder) first, then config.toml's ``[products.columns]``."""
-    from engines.settings import read_config
-
     beside = (path if path.is_dir() else path.parent) / "catalogue.toml"
     if beside.is_file():
         try:
@@ -210,8 +214,14 @@ def overrides_for(path: Path) -> Overrides:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             return Overrides(problem=f"{beside}: not read ({' '.join(str(exc).split())[:120]}); columns guessed")
         return _overrides(data, data.get("columns"), str(beside))
-    config = read_config()
-    section = config.section("products") or {}
+    return overrides_from_config()
+
+
+def overrides_from_config() -> Overrides:
+    """``[products.columns]`` (and ``language`` etc. in ``[products.catalogue]``) in config.toml."""
+    from engines.settings import read_config
+
+    section = read_config().section("products") or {}
     if isinstance(section, dict) and (section.get("columns") or section.get("catalogue")):
         extra = section.get("catalogue") if isinstance(section.get("catalogue"), dict) else {}
         return _overrides(extra, section.get("columns"), "config.toml [products.columns]")

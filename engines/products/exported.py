@@ -9,44 +9,54 @@ none ("ei", "inga", "none", "-") is known and empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.lexical import fold
 from engines.products.allergen_words import MAY_CONTAIN, NONE_WORDS, UNKNOWN_WORDS, allergens_in, claims_in
-from engines.products.columns import Mapping, MappingError, Overrides, guess, overrides_for, pick_header
+from engines.products.columns import (Mapping, MappingError, Overrides, guess, overrides_for, overrides_from_config,
+                                      pick_header)
 from engines.products.off import claims_of
 from engines.products.product import Problem, Product, parse_quantity
-from engines.products.tables import Table, TableError, read_json_lines, read_sheet, read_text_table
+from engines.products.tables import Reading, Table, TableError, read_json_lines, read_sheet, read_text_table
 
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt", ".tab")
 SHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 LINES_SUFFIXES = (".jsonl", ".ndjson")
 
 
-@dataclass
-class ReadReport:
-    """What ``index products`` prints about one file: how it was read and what each column became."""
-
-    where: str
-    how: str
-    mapping: list[str] = field(default_factory=list)
-    language: str = ""
-    rows_read: int = 0
-    overridden_by: str = ""
-
-
-REPORTS: dict[str, ReadReport] = {}  # file -> its last read, for `index products` to print
-
-
 def read_exported(path: Path, overrides: Overrides | None = None) -> tuple[list[Product], list[Problem]]:
     """One exported file; raises TableError (the one-line cause) when no row can be read at all."""
+    products, problems, _ = read_exported_with_report(path, overrides)
+    return products, problems
+
+
+def read_exported_with_report(path: Path, overrides: Overrides | None = None):
+    """(products, problems, Reading): the products and how the file was read."""
     overrides = overrides if overrides is not None else overrides_for(path)
     table = read_table(path, overrides)
-    products, problems = products_from_table(table, overrides)
+    products, problems, reading = products_from_table(table, overrides)
     if overrides.problem:
         problems.insert(0, Problem(str(path), overrides.problem))
-    return products, problems
+    return products, problems, reading
+
+
+def read_database_table(url: str, read_database):
+    """(products, problems, Reading) for a database's rows, mapped like any export's columns."""
+    overrides = overrides_from_config()
+
+    def code_column(header: list[str]) -> str | None:
+        try:
+            mapping = guess(header, url, overrides)
+        except MappingError:
+            return None
+        index = mapping.columns.get("code")
+        return header[index] if index is not None else None
+
+    table = read_database(url, order_by=code_column)
+    products, problems, reading = products_from_table(table, overrides)
+    if overrides.problem:
+        problems.insert(0, Problem(url, overrides.problem))
+    return products, problems, reading
 
 
 def read_table(path: Path, overrides: Overrides) -> Table:
@@ -55,10 +65,13 @@ def read_table(path: Path, overrides: Overrides) -> Table:
         return read_sheet(path, pick_header)
     if name.endswith(LINES_SUFFIXES):
         return read_json_lines(path)
-    return read_text_table(path, overrides.delimiter or None, overrides.encoding or None)
+    return read_text_table(path, overrides.delimiter or None, overrides.encoding or None, pick_header)
 
 
-def products_from_table(table: Table, overrides: Overrides | None = None) -> tuple[list[Product], list[Problem]]:
+def products_from_table(table: Table, overrides: Overrides | None = None):
+    """(products, problems, Reading) for a table's rows."""
+    from engines.products.database import rows_hash
+
     try:
         mapping = guess(table.header, table.where, overrides)
     except MappingError as exc:
@@ -72,9 +85,9 @@ def products_from_table(table: Table, overrides: Overrides | None = None) -> tup
             problems.append(Problem(where, product))
         else:
             products.append(product)
-    REPORTS[table.where] = ReadReport(table.where, table.how, mapping.describe(), mapping.language, len(products),
-                                      mapping.overridden_by)
-    return products, problems
+    reading = Reading(table.where, table.how, mapping.describe(), mapping.language, len(products),
+                      mapping.overridden_by, rows_hash(table))
+    return products, problems, reading
 
 
 def product_from_cells(cells: list[str], mapping: Mapping, where: str, ordinal: int) -> Product | str:

@@ -17,7 +17,6 @@ exports come in the rule is exact, and a statistical guess on a short file can p
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -39,6 +38,20 @@ class TableError(ValueError):
 
 
 @dataclass
+class Reading:
+    """How one file (or table) was read, for ``index products`` to print: encoding and dialect or sheet,
+    each column's field, the main name's language, rows read."""
+
+    where: str
+    how: str
+    mapping: list[str] = field(default_factory=list)
+    language: str = ""
+    rows_read: int = 0
+    overridden_by: str = ""
+    rows_hash: str = ""
+
+
+@dataclass
 class Table:
     where: str  # the file (or database) the rows came from
     header: list[str]
@@ -48,8 +61,10 @@ class Table:
     header_line: int = 1
 
 
-def read_text_table(path: Path, delimiter: str | None = None, encoding: str | None = None) -> Table:
-    """A delimited text file; ``delimiter``/``encoding`` override the sniffing (catalogue.toml)."""
+def read_text_table(path: Path, delimiter: str | None = None, encoding: str | None = None,
+                    pick_header=None) -> Table:
+    """A delimited text file; ``delimiter``/``encoding`` override the sniffing (catalogue.toml);
+    ``pick_header(rows)`` says which of the first records is the header (title lines above it are dropped)."""
     data = path.read_bytes()
     problems: list[Problem] = []
     text, said = decode(data, path, problems, encoding)
@@ -57,11 +72,13 @@ def read_text_table(path: Path, delimiter: str | None = None, encoding: str | No
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise TableError("empty file (no header row)")
-    delimiter = delimiter or sniff_delimiter(lines[first:first + SAMPLE_LINES])
-    records = list(_records(lines, delimiter, path, problems, start=first))
+    delimiter, width = sniff(lines[first:first + SAMPLE_LINES], delimiter)
+    records = list(_records(lines, delimiter, path, problems, first, width))
     if not records:
         raise TableError("empty file (no header row)")
-    (header_line, header), rows = records[0], records[1:]
+    at = pick_header([cells for _, cells in records[:20]]) if pick_header else 0
+    (header_line, header), rows = records[at], records[at + 1:]
+    problems = [p for p in problems if _line_order(p) > header_line]  # a title line is not a broken row
     header = [h.strip() for h in header]
     good: list[tuple[int, list[str]]] = []
     for line, cells in rows:
@@ -91,6 +108,13 @@ def decode(data: bytes, path: Path, problems: list[Problem], encoding: str | Non
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16"), "UTF-16"
     if b"\x00" in data[:8192]:
+        head = data[:8192]
+        for codec, zeros in (("utf-16-le", head[1::2]), ("utf-16-be", head[0::2])):
+            if zeros.count(0) >= 0.9 * len(zeros):  # Latin text in UTF-16 saved without its byte-order mark
+                try:
+                    return data.decode(codec), "UTF-16 (no byte-order mark)"
+                except UnicodeDecodeError:
+                    break
         raise TableError("a binary file, not a text table")
     try:
         return data.decode("utf-8"), "UTF-8"
@@ -112,6 +136,10 @@ def decode(data: bytes, path: Path, problems: list[Problem], encoding: str | Non
 
 
 def _utf8_lines(data: bytes, path: Path, problems: list[Problem]) -> str:
+    try:
+        return data.decode("utf-8")  # the usual case, whole: line by line only to name the broken ones
+    except UnicodeDecodeError:
+        pass
     out = []
     for number, line in enumerate(data.splitlines(keepends=True), 1):
         try:
@@ -131,22 +159,30 @@ def split_lines(text: str) -> list[str]:
 
 
 def sniff_delimiter(sample: list[str]) -> str:
-    """The delimiter under which most sample rows share one column count (>1), then the most columns.
+    return sniff(sample)[0]
+
+
+def sniff(sample: list[str], delimiter: str | None = None) -> tuple[str, int]:
+    """(delimiter, column count): the delimiter under which most sample rows share one column count (>1),
+    then the most columns; with ``delimiter`` given, only its column count.
 
     DuckDB's CSV sniffer in small: every candidate parses the sample; the one whose rows agree best wins.
     """
-    best, best_score = ";", (-1, -1)
-    for delimiter in DELIMITERS:
+    best, best_score = (delimiter or ";", 0), (-1, -1)
+    for candidate in ((delimiter,) if delimiter else DELIMITERS):
         counts: dict[int, int] = {}
-        for row in csv.reader(io.StringIO("".join(sample)), delimiter=delimiter):
-            if row:
-                counts[len(row)] = counts.get(len(row), 0) + 1
+        try:
+            for row in csv.reader(sample, delimiter=candidate):
+                if row:
+                    counts[len(row)] = counts.get(len(row), 0) + 1
+        except csv.Error:
+            pass  # the rows so far still count
         if not counts:
             continue
         width, agreeing = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
         score = (agreeing if width > 1 else 0, width)
         if score > best_score:
-            best, best_score = delimiter, score
+            best, best_score = (candidate, width), score
     return best
 
 
@@ -166,10 +202,10 @@ class _Lines:
         return self.lines[self.at - 1]
 
 
-def _records(lines: list[str], delimiter: str, path: Path, problems: list[Problem], start: int = 0):
-    """(first line number, cells) per record; an unclosed quote costs its own line only, never the rest."""
+def _records(lines: list[str], delimiter: str, path: Path, problems: list[Problem], start: int, width: int):
+    """(first line number, cells) per record; an unclosed quote costs its own line only, never the rest.
+    ``width``: the sniffed column count, which a record spanning lines must have to be one."""
     source = _Lines(lines, start)
-    width = None
     while source.at < len(lines):
         begin = source.at
         reader = csv.reader(source, delimiter=delimiter, quotechar='"', doublequote=True, strict=False)
@@ -182,9 +218,7 @@ def _records(lines: list[str], delimiter: str, path: Path, problems: list[Proble
             source.at = begin + 1
             continue
         spanned = source.at - begin
-        if width is None:
-            width = len(cells)
-        elif spanned > 1 and (len(cells) != width or spanned > MAX_RECORD_LINES):
+        if spanned > 1 and (len(cells) != width or spanned > MAX_RECORD_LINES):
             problems.append(Problem(f"{path}:{begin + 1}", "unclosed quote: row skipped"))
             source.at = begin + 1
             continue

@@ -203,8 +203,7 @@ def _refuse_leaving(item_id: str) -> None:
 
 def _roots(slot: Slot, engine) -> list[str]:
     """The real paths a read may touch: the engine's own roots where it names them, else the corpus."""
-    named = getattr(engine, "roots", None)
-    roots = [Path(r) for r in named()] if callable(named) else ([slot.corpus] if slot.corpus is not None else [])
+    roots = [Path(r) for r in engine.roots()] or ([slot.corpus] if slot.corpus is not None else [])
     if not roots:
         raise Refused(f"read: {slot.name} opened with {', '.join(slot.options)} names no corpus folder to confine reads to")
     return [os.path.realpath(r) for r in roots]

@@ -18,7 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engines.answer import Answer, Batch, TierReport
-from olai_tui.ui.adapters import Column, PaneAdapter, compare_search
+from engines.contract import Comparison as Column
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.footer import chip, format_ms
 from olai_tui.ui.keys import binding
 from olai_tui.ui.columns import side_by_side
@@ -89,7 +90,7 @@ class CompareScreen(Screen):
     CompareScreen.-narrow #columns { layout: vertical; }
     """
 
-    def __init__(self, adapter: PaneAdapter, query: str, limit: int) -> None:
+    def __init__(self, adapter: EngineAdapter, query: str, limit: int) -> None:
         super().__init__()
         self.adapter = adapter
         self.query_string = query
@@ -131,7 +132,7 @@ class CompareScreen(Screen):
 
     def _collect(self, column: Column) -> Answer:
         answer = Answer(self.adapter.name, self.query_string)
-        for batch in compare_search(self.adapter, column, self.query_string, self.limit):
+        for batch in self.adapter.compare_search(column, self.query_string, self.limit):
             answer.apply(batch)
         return answer
 

@@ -1,114 +1,171 @@
-"""Any registered engine in a pane, through the engine contract alone: rows, tier chips, a preview
-from ``read(id)``, opening the hit's file at its line, a compare column per tier.
+"""Any registered engine in a pane, through the engine contract alone (engines/contract.py): the one
+adapter every pane uses.
 
-An engine with no adapter of its own gets this one, so a new engine appears in the workbench with no
-app code. Notes, code and products have richer adapters (a note's preview, highlighted source, a
-product card) for what their rows carry beyond the contract.
+It knows only what the contract declares: :class:`~engines.answer.Hit`, :class:`~engines.answer.Answer`,
+:class:`~engines.contract.Passage`, :class:`~engines.contract.EngineStatus` and the engine's
+:class:`~engines.contract.Presentation` (which hit extras are a row's detail, where and badge; the
+preview's kind), its shown and opt-in tiers, its compare columns, summary line, footer notices and
+palette suggestions. A new engine appears in the workbench with no app code; notes, code and products
+differ only in what they declare.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterator, Sequence
 
 from rich.text import Text
 
-from engines.answer import Batch, Hit, TierReport
-from engines.contract import Engine
-from engines.tiers import recall_switched_off
-from olai_tui.ui.adapters import Column, Lazy, Target
-from olai_tui.ui.text import clipped, highlighted, one_line, reflowed
+from engines.answer import Answer, Batch, Hit, TierReport
+from engines.contract import Comparison, Engine, Passage
+from olai_tui.ui.adapters import Lazy, RowView, Target, first_line_with
+from olai_tui.ui.previews import card, markdown_preview, source_lines, source_preview, text_preview
+from olai_tui.ui.text import highlighted, one_line, shown
 
-_WORD = re.compile(r"\w+")
+FULL_CARD = 100_000  # the whole of a card's text when there is no $EDITOR to open
 
 
-class GenericAdapter:
-    def __init__(self, engine: Engine | Callable[[], Engine], name: str, tiers: Sequence[str],
-                 default_tiers: Sequence[str] | None = None, label: str = "") -> None:
+class EngineAdapter:
+    def __init__(self, engine: Engine | Callable[[], Engine], name: str | None = None, label: str = "",
+                 kind: type[Engine] | None = None) -> None:
+        """``engine``: the engine, or a factory called when the pane is first shown (then ``kind``, its
+        class, says the tiers and presentation before it is made)."""
         self._engine = Lazy(engine)
-        self.name = name
-        self.tiers = tuple(tiers)
-        self.default_off = tuple(t for t in self.tiers if default_tiers is not None and t not in default_tiers)
+        made = None if kind is not None else self._engine.get()
+        cls = kind or type(made)
+        self.name = name or cls.name
         self.label = label
-
-    @classmethod
-    def over(cls, engine: Engine, label: str = "") -> "GenericAdapter":
-        return cls(engine, engine.name, engine.tiers, engine.default_tiers, label)
+        self.tiers = tuple(cls.shown_tiers())  # products shows recall's vectors source as a tier
+        self.default_off = tuple(cls.opt_in_tiers())  # code's embedding, products' vectors: the model
+        self.presentation = cls.presentation
+        self.labels = self.presentation.badge is not None  # a badge column beside the tier
+        self._badges = dict(self.presentation.badge_styles)
+        self._lexers = dict(self.presentation.lexers)
 
     @property
     def engine(self) -> Engine:
         return self._engine.get()
 
+    @property
+    def made(self) -> bool:
+        return self._engine.made
+
     def load(self) -> None:
         self._engine.get()
 
+    # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int, tiers: Sequence[str]) -> Iterator[Batch]:
-        return self.engine.search(query, limit=limit, tiers=tuple(tiers))
+        return self.engine.search_shown(query, limit, tuple(tiers))
 
     def describe(self) -> str:
-        if not self._engine.made:
+        if not self.made:
             return f"the {self.name} in {one_line(self.label)}"
-        return one_line(self.engine.describe())
+        engine = self.engine
+        if not self.label:
+            return one_line(engine.describe())
+        return f"{engine.items():,} {engine.item_noun} in {one_line(self.label)}"
 
     def start(self) -> None:
-        self.engine.start()
+        """At the pane's mount: an engine already open starts what its default tiers need."""
+        if self.made:
+            self.engine.switch_on(tuple(t for t in self.tiers if t not in self.default_off))
 
-    def live_reports(self) -> dict[str, TierReport]:
-        if not self._engine.made:
+    def tiers_on(self, tiers: Sequence[str]) -> None:
+        self.engine.switch_on(tuple(tiers))
+
+    def live_reports(self, tiers: Sequence[str]) -> dict[str, TierReport]:
+        """What the tiers on are doing between answers (indexing, unavailable); nothing once ready."""
+        if not self.made:
             return {}
-        engine = self.engine
-        out = {}
-        for report in engine.status().tiers:
-            if report.name in engine.model_tiers and report.status in ("indexing", "unavailable", "failed", "off") \
-                    and not (report.status == "off" and not recall_switched_off()):
-                out[report.name] = report
-        return out
+        return {report.name: report for report in self.engine.live(tuple(tiers))}
 
     def notices(self) -> list[str]:
-        return self.engine.notices() if self._engine.made else []
+        return self.engine.notices() if self.made else []
 
     def rebuild(self) -> str:
-        self.engine.reload()
-        return f"re-read {self.engine.describe()}"
+        return self.engine.rebuild()
 
     def words(self, query: str) -> list[str]:
-        return [w for w in _WORD.findall(query.lower()) if len(w) > 1]
+        return self.engine.highlights(query)
 
-    def preview(self, hit: Hit, query: str) -> Text:
-        try:
-            passage = self.engine.read(hit.id)
-        except KeyError:
-            return Text("This row is no longer in the corpus (edited or removed since the search).", style="italic")
-        body, left_out = clipped(passage.text)
+    # -- what the pane shows -------------------------------------------------------------------
+    def row(self, hit: Hit) -> RowView:
+        shown_ = self.presentation
+        detail = " · ".join(str(hit.extras[k]) for k in shown_.detail if hit.extras.get(k))
+        where = hit.where
+        if shown_.where:  # products: kind · quantity (plant_drink: the map's id, said as words)
+            where = " · ".join(str(hit.extras[k]).replace("_", " ") for k in shown_.where if hit.extras.get(k))
+        label = str(hit.extras.get(shown_.badge) or "") if shown_.badge else ""
+        return RowView(hit.title or hit.id, where, hit.tier, detail=detail, tier_style="italic" if hit.marker else "",
+                       label=label, label_style=self._badges.get(label, "") if label else "")
+
+    def summary(self, answer: Answer) -> Text | None:
+        spans = self.engine.summary(answer)
+        if not spans:
+            return None
         out = Text(end="")
-        out.append_text(highlighted(one_line(passage.title) or passage.id, self.words(query), style="bold"))
-        out.append("\n")
-        out.append(one_line(passage.where), style="dim")
-        out.append("\n\n")
-        out.append_text(highlighted(reflowed(body.strip("\n")), self.words(query)))
-        if left_out or passage.truncated:
-            out.append(f"\n… {left_out:,} more characters", style="dim italic")
+        for text, style in spans:
+            out.append(shown(text), style=style)
         return out
 
-    def full_text(self, hit: Hit) -> Text:
-        try:
-            return Text(self.engine.read(hit.id).text)
-        except KeyError:
-            return Text("This row is no longer in the corpus.", style="italic")
+    def active_filters(self, answer: Answer) -> str:
+        return self.engine.filters_said(answer)
 
-    def target(self, hit: Hit, query: str) -> Target | None:
+    def answer_notices(self, answer: Answer) -> list[str]:
+        return self.engine.answer_notices(answer)
+
+    def suggestions(self) -> list[tuple[str, str]]:
+        return self.engine.suggestions() if self.made else []
+
+    def _read(self, hit: Hit) -> Passage | None:
         try:
-            passage = self.engine.read(hit.id)
+            return self.engine.read(hit.id)
         except KeyError:
             return None
-        return Target(passage.path, passage.start_line) if passage.path else None
 
-    def compare_columns(self) -> list[Column]:
-        columns = [Column(t, (t,)) for t in self.tiers]
-        if len(self.tiers) > 1:
-            columns.append(Column("merged", self.tiers, combined=True))
-        return columns
+    def _gone(self) -> Text:
+        noun = self.engine.item_noun.removesuffix("s") or "row"
+        return Text(f"This {noun} is no longer in the corpus (edited or removed since the search).", style="italic")
+
+    def preview(self, hit: Hit, query: str):
+        passage = self._read(hit)
+        if passage is None:
+            return self._gone()
+        kind, words = self.presentation.preview, self.words(query)
+        if kind == "markdown":
+            return markdown_preview(passage, words)
+        if kind == "source":
+            return source_preview(hit, passage, words, self._lexers, self.engine.highlights)
+        if kind == "card":
+            return card(hit, passage, self._badges)
+        return text_preview(passage, words)
+
+    def full_text(self, hit: Hit) -> Text:
+        passage = self._read(hit)
+        if passage is None:
+            return self._gone()
+        kind = self.presentation.preview
+        if kind == "source":
+            return source_lines(passage, [], self._lexers, limit=10_000)
+        if kind == "card":
+            return card(hit, passage, self._badges, text_chars=FULL_CARD)
+        return highlighted(passage.text, [])
+
+    def target(self, hit: Hit, query: str) -> Target | None:
+        passage = self._read(hit)
+        if passage is None or not passage.path:
+            return None
+        if self.presentation.open_at == "words" and not passage.where.rpartition(":")[2].isdigit():
+            return Target(passage.path, first_line_with(passage.path, self.words(query)))
+        return Target(passage.path, passage.start_line)
+
+    # -- compare -------------------------------------------------------------------------------
+    def compare_columns(self) -> list[Comparison]:
+        return self.engine.comparisons()
+
+    def compare_search(self, column: Comparison, query: str, limit: int) -> Iterator[Batch]:
+        return self.engine.compare(column, query, limit)
 
     def close(self) -> None:
-        if self._engine.made:
+        if self.made:
             self.engine.close()
+

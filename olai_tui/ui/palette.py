@@ -38,9 +38,10 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
                                         "run this pane's query in that pane",
                                         partial(app.search_in, other.adapter.name, pane.query_text)))
     key = app.key_for
+    shown = next((p.adapter.name for p in [pane, *app.panes] if p is not None), "")  # the pane on screen, or the first
     evaluate = Command("Evaluate configurations on a dataset",
                        f"each configuration's figures and judged rows (from compare: {key('evaluate')})",
-                       partial(open_evaluation, app, pane.adapter.name if pane is not None else "notes"))
+                       partial(open_evaluation, app, shown))
     if pane is None:
         return commands + [evaluate]
     name = pane.adapter.name
@@ -51,8 +52,7 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
         else:
             commands.append(Command(f"Turn the {tier} tier off for {name}", f"{name} answers without {tier}",
                                     partial(pane.toggle_tier, tier)))
-    suggest = getattr(pane.adapter, "filter_suggestions", None)
-    for token, why in (suggest() if suggest is not None else []):
+    for token, why in pane.adapter.suggestions():
         commands.append(Command(f"Filter {name}: {token}", f"{why}; typed into the query (#tag, in:, path:, after:, before:)",
                                 partial(pane.add_filter, token)))
     commands += [

@@ -1,8 +1,8 @@
 """The generic search pane: a search box, rows arriving tier by tier, a preview and the tier footer.
 
-It takes any adapter (``olai_tui.ui.adapters``) whose engine answers ``search`` with a stream of
-batches. Search-as-you-type: each keystroke starts a new exclusive worker (cancelling the last),
-which waits out the debounce, then pulls the batches one at a time in a thread, so neither the
+It presents one engine through the one adapter (``olai_tui.ui.generic_adapter``), which knows only
+what the engine contract declares. Search-as-you-type: each keystroke starts a new exclusive worker
+(cancelling the last), which waits out the debounce, then pulls the batches one at a time in a thread, so neither the
 exact tier (33 ms for a one-letter query over Vaswani's 11,429 notes) nor the model ever blocks the
 event loop. A batch is shown only if its query is still the current one: a stale answer never lands.
 """
@@ -22,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from engines.answer import Answer, Batch, TierReport
-from olai_tui.ui.adapters import PaneAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.footer import TierFooter, footer_text, format_ms
 from olai_tui.ui.keys import DEFAULT_KEYS, binding
 from olai_tui.ui.opener import copy_row, open_row
@@ -80,14 +80,14 @@ class SearchPane(Widget):
     class ToResults(Message):
         pass
 
-    def __init__(self, adapter: PaneAdapter, *, cursor_blink: bool = True, id: str | None = None) -> None:
+    def __init__(self, adapter: EngineAdapter, *, cursor_blink: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.adapter = adapter
         self.cursor_blink = cursor_blink
         self.answer: Answer | None = None  # the answer whose rows are on screen
         self.live: dict[str, TierReport] = {}
         self.notices: list[str] = []  # the engine's notices (a vector cache discarded, an endpoint ignored)
-        self.switched_off: set[str] = set(getattr(adapter, "default_off", ()))  # code's embedding: opt-in
+        self.switched_off: set[str] = set(adapter.default_off)  # code's embedding: opt-in
         self.searching = False
         self.generation = 0  # bumped on every query change: a batch of an older generation is stale
         self.timing = SearchTiming()
@@ -100,8 +100,8 @@ class SearchPane(Widget):
         yield SearchInput(placeholder=self._placeholder(), id="query")
         yield Static(id="summary")
         with Horizontal(id="body"):
-            yield ResultsTable(view=getattr(self.adapter, "row", None), tiers=self.adapter.tiers,
-                               labels=getattr(self.adapter, "labels", False), id="results")
+            yield ResultsTable(view=self.adapter.row, tiers=self.adapter.tiers, labels=self.adapter.labels,
+                               id="results")
             with VerticalScroll(id="preview"):
                 yield Static(self._welcome(), id="preview-text")
         yield TierFooter(id="tiers")
@@ -121,8 +121,7 @@ class SearchPane(Widget):
         if self._activated:
             return
         self._activated = True
-        if getattr(self.adapter, "load", None) is not None:
-            self._load()
+        self._load()
 
     @work(group="load", exit_on_error=False)
     async def _load(self) -> None:
@@ -139,11 +138,8 @@ class SearchPane(Widget):
 
     async def _tiers_on(self) -> None:
         """Tell the adapter which tiers are on, so a tier switched on starts its index (off the event loop)."""
-        hook = getattr(self.adapter, "tiers_on", None)
-        if hook is None:
-            return
         try:
-            await asyncio.to_thread(hook, self.active_tiers())
+            await asyncio.to_thread(self.adapter.tiers_on, self.active_tiers())
         except Exception:  # noqa: BLE001 - the next search reports the tier's failure in its chip
             pass
 
@@ -249,7 +245,7 @@ class SearchPane(Widget):
         return f"ctrl+p › turn the {tier} tier on (or {key('exact-only')})"
 
     def _default_off(self) -> set[str]:
-        return set(getattr(self.adapter, "default_off", ()))
+        return set(self.adapter.default_off)
 
     def toggle_tier(self, tier: str) -> None:
         self.switched_off ^= {tier}
@@ -269,8 +265,7 @@ class SearchPane(Widget):
 
     def show_summary(self) -> None:
         """The adapter's line above the rows (products: how the words were read, "we do not sell that")."""
-        summary = getattr(self.adapter, "summary", None)
-        text = summary(self.answer) if summary is not None and self.answer is not None else None
+        text = self.adapter.summary(self.answer) if self.answer is not None else None
         widget = self.query_one("#summary", Static)
         widget.set_class(text is not None, "-shown")
         widget.update(text if text is not None else "")
@@ -281,18 +276,16 @@ class SearchPane(Widget):
         live = {name: report for name, report in self.live.items() if name not in self.switched_off}
         for name in self.switched_off:  # off here, even before the first answer says so
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
-        filters = getattr(self.adapter, "active_filters", None)
-        said = filters(self.answer) if filters is not None and self.answer is not None else ""
+        said = self.adapter.active_filters(self.answer) if self.answer is not None else ""
         self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
                                                     self.footer_notices(), said))
 
     def footer_notices(self) -> list[str]:
         """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
         said: list[str] = []
-        hook = getattr(self.adapter, "answer_notices", None)
-        if hook is not None and self.answer is not None:
+        if self.answer is not None:
             try:
-                said += hook(self.answer)
+                said += self.adapter.answer_notices(self.answer)
             except Exception:  # noqa: BLE001 - a notice never breaks the footer
                 pass
         return said + [n for n in self.notices if n not in said]
@@ -308,7 +301,7 @@ class SearchPane(Widget):
         self._polling = True
         try:
             try:
-                live = await asyncio.to_thread(self.adapter.live_reports)
+                live = await asyncio.to_thread(self.adapter.live_reports, self.active_tiers())
             except Exception as exc:  # noqa: BLE001
                 live = {t: TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}") for t in self.adapter.tiers[1:]}
             notices = await asyncio.to_thread(_adapter_notices, self.adapter)
@@ -375,13 +368,10 @@ class SearchPane(Widget):
         self.input.focus()
 
 
-def _adapter_notices(adapter) -> list[str]:
-    """The adapter's engine notices, each once, in the order they came; none when it has no such hook."""
-    hook = getattr(adapter, "notices", None)
-    if hook is None:
-        return []
+def _adapter_notices(adapter: EngineAdapter) -> list[str]:
+    """The engine's notices, each once, in the order they came."""
     try:
-        found = hook()
+        found = adapter.notices()
     except Exception as exc:  # noqa: BLE001 - said, never raised into the poll
         found = [f"could not read the engine's notices: {type(exc).__name__}: {exc}"]
     out: list[str] = []

@@ -15,7 +15,8 @@ from textual.app import App
 from engines.answer import TierReport, collect
 from olai_tui.app import WorkbenchApp
 from olai_tui.workbench import run_app
-from olai_tui.ui.adapters import NotesAdapter, Target
+from olai_tui.ui.adapters import Target
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.compare import CompareScreen, column_text, shared_ids
 from olai_tui.ui.footer import chip, footer_text
 from olai_tui.ui.keys import load_keys
@@ -75,7 +76,7 @@ async def test_rows_arrive_in_one_call_per_batch(engine, monkeypatch):
         assert [h.tier for h in hits[: calls[0]]] == ["exact"] * calls[0]
 
 
-class HeldAdapter(NotesAdapter):
+class HeldAdapter(EngineAdapter):
     """The notes adapter, holding one query's answer until released (as a slow tier would)."""
 
     def __init__(self, engine, held_query: str) -> None:
@@ -187,12 +188,8 @@ async def test_a_tier_switched_off_says_how_to_switch_it_back(engine):
 # ---- the palette and the keys ------------------------------------------------------------------
 
 
-class JournalAdapter(NotesAdapter):
-    name = "journal"
-
-
 async def test_the_palette_switches_panes_and_searches_in_another(engine):
-    app = SnapshotWorkbench([NotesAdapter(engine), JournalAdapter(engine)])
+    app = SnapshotWorkbench([EngineAdapter(engine), EngineAdapter(engine, name="journal")])
     assert WorkbenchCommands in app.COMMANDS and App.COMMANDS <= app.COMMANDS  # Textual's own stay (theme)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "slugs")
@@ -288,7 +285,7 @@ async def test_enter_shows_the_note_when_there_is_no_editor_and_y_copies_its_pat
 
 
 def test_the_editor_opens_at_the_first_line_holding_a_query_word(engine):
-    adapter = NotesAdapter(engine)
+    adapter = EngineAdapter(engine)
     hit = next(h for h in collect("notes", "copper", engine.search("copper", LIMIT)).hits if h.id == SLUGS)
     target = adapter.target(hit, "copper")
     lines = Path(target.path).read_text().splitlines()
@@ -308,7 +305,7 @@ def test_the_editor_opens_at_the_first_line_holding_a_query_word(engine):
 def test_compare_marks_the_rows_found_in_several_columns(engine):
     from olai_tui.ui.compare import ColumnResult
 
-    adapter = NotesAdapter(engine)
+    adapter = EngineAdapter(engine)
     results = []
     for column in adapter.compare_columns():
         answer = collect("notes", "seedlings", engine.search("seedlings", LIMIT, column.tiers))
@@ -333,7 +330,7 @@ def test_run_app_on_a_missing_corpus_says_so_in_one_line(tmp_path, capsys):
 
 async def test_no_color_is_respected(engine, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    app = WorkbenchApp([NotesAdapter(engine)])
+    app = WorkbenchApp([EngineAdapter(engine)])
     async with app.run_test(size=SIZE) as pilot:
         assert app.no_color
         await type_query(pilot, "seedlings")

@@ -16,9 +16,9 @@ import pytest
 from engines.answer import Answer
 from engines.notes.engine import NotesEngine
 from engines.products.engine import ProductsEngine
-from olai_tui.ui.adapters import NotesAdapter
+from engines import registry
 from olai_tui.ui.footer import TierFooter, footer_text
-from olai_tui.ui.products_adapter import ProductsAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from tests.snapshot_app import (DEMO, PRODUCTS_DEMO, SIZE, SnapshotWorkbench, index_ready, shared_embedder,
                                 type_query, wait_until)
 
@@ -55,7 +55,7 @@ async def test_a_corrupt_vector_cache_is_said_once_in_the_notes_footer(tmp_path,
     vec.write_bytes(b"[bold red]not a vector cache[/]\x1b[31m" * 50)
 
     engine = NotesEngine(corpus, embedder=shared_embedder())
-    app = SnapshotWorkbench([NotesAdapter(engine, label="notes")])
+    app = SnapshotWorkbench([EngineAdapter(engine, label="notes")])
     try:
         async with app.run_test(size=SIZE) as pilot:
             pane = app.active_pane
@@ -79,12 +79,14 @@ async def test_a_milvus_that_does_not_answer_falls_back_to_memory_and_the_footer
     (config / "olai-tui" / "config.toml").write_text(
         f'[products.recall]\nbackend = "milvus"\nuri = "http://127.0.0.1:{port}"\ndeadline_ms = 300\n')
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
-    adapter = ProductsAdapter(lambda: ProductsEngine(PRODUCTS_DEMO, embedder=_NoModel()), label="fixtures/products")
+    # Opened as the workbench opens it (the registry: config.toml's judge and recall backend).
+    adapter = EngineAdapter(lambda: registry.open_engine("products", PRODUCTS_DEMO), "products", "fixtures/products",
+                            ProductsEngine)
     app = SnapshotWorkbench([adapter])
     try:
         async with app.run_test(size=SIZE) as pilot:
             pane = app.active_pane
-            await wait_until(pilot, lambda: adapter._engine.made, timeout=10)
+            await wait_until(pilot, lambda: adapter.made, timeout=10)
             assert adapter.engine.router.backend == "milvus", "the pane's router is built from config.toml"
             await type_query(pilot, "dark chocolate")
             extras = pane.answer.extras
@@ -98,7 +100,7 @@ async def test_a_milvus_that_does_not_answer_falls_back_to_memory_and_the_footer
 
 
 async def test_the_default_memory_recall_adds_nothing_to_the_products_footer(monkeypatch):
-    adapter = ProductsAdapter(ProductsEngine(PRODUCTS_DEMO, embedder=_NoModel()), label="fixtures/products")
+    adapter = EngineAdapter(ProductsEngine(PRODUCTS_DEMO, embedder=_NoModel()), label="fixtures/products")
     app = SnapshotWorkbench([adapter])
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -113,11 +115,11 @@ async def test_the_default_memory_recall_adds_nothing_to_the_products_footer(mon
 
 async def test_the_code_engines_ignored_endpoint_is_said_in_the_code_footer_as_plain_text():
     from engines.code.engine import CodeEngine
-    from olai_tui.ui.code_adapter import CodeAdapter
     from tests.snapshot_app import CODE_DEMO
 
     endpoint = "http://127.0.0.1:9/[bold]embed[/]"
-    adapter = CodeAdapter(lambda: CodeEngine(CODE_DEMO, embedder=_NoModel(), remote_endpoint=endpoint), label="code")
+    adapter = EngineAdapter(lambda: CodeEngine(CODE_DEMO, embedder=_NoModel(), remote_endpoint=endpoint), "code", "code",
+                            CodeEngine)
     app = SnapshotWorkbench([adapter])
     try:
         async with app.run_test(size=SIZE) as pilot:

@@ -18,10 +18,9 @@ from engines.notes.engine import NotesEngine
 from engines.products.engine import ProductsEngine, collect_products
 from engines.products.recall import SOURCES
 from olai_tui.ui.adapters import Target
-from olai_tui.ui.code_adapter import CodeAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.opener import editor_command
 from olai_tui.ui.pane import LIMIT
-from olai_tui.ui.products_adapter import ProductsAdapter
 from olai_tui.ui.results import row_cells
 from tests.snapshot_app import CODE_DEMO, DEMO, PRODUCTS_DEMO, SIZE, all_panes, settle, shared_embedder, type_query
 
@@ -106,7 +105,7 @@ async def test_the_code_pane_answers_lexically_and_never_asks_the_model(notes, n
 
 
 def test_a_code_row_is_qualname_signature_with_its_place_and_summary(no_model):
-    adapter = CodeAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
     hit = next(h for h in adapter.engine.search(THROTTLE, LIMIT).__next__().hits if h.title.startswith("RateLimiter.allow"))
     _marker, title, where, tier, _score = (c.plain for c in row_cells(hit, 200, 36, adapter.row(hit)))
     assert title.startswith("RateLimiter.allow(self, client_id: str") and "False when the client" in title
@@ -114,7 +113,7 @@ def test_a_code_row_is_qualname_signature_with_its_place_and_summary(no_model):
 
 
 def test_the_code_preview_is_numbered_source_with_the_query_words_highlighted(no_model):
-    adapter = CodeAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
     hit = next(adapter.engine.search(THROTTLE, LIMIT)).hits[0]
     header, source = adapter.preview(hit, THROTTLE).renderables
     lines = source.plain.splitlines()
@@ -125,7 +124,7 @@ def test_the_code_preview_is_numbered_source_with_the_query_words_highlighted(no
 
 
 def test_enter_opens_the_editor_at_the_symbols_line(no_model):
-    adapter = CodeAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
     hit = next(adapter.engine.search(THROTTLE, LIMIT)).hits[0]
     target = adapter.target(hit, THROTTLE)
     assert target == Target(str(CODE_DEMO / "shopfront" / "limits.py"), 17)
@@ -165,7 +164,7 @@ async def test_the_products_pane_says_we_do_not_sell_that(notes, no_model):
 
 
 def test_products_compare_columns_are_bm25_vectors_fused_smart(no_model):
-    adapter = ProductsAdapter(ProductsEngine(PRODUCTS_DEMO, embedder=no_model), label="fixtures/products")
+    adapter = EngineAdapter(ProductsEngine(PRODUCTS_DEMO, embedder=no_model), label="fixtures/products")
     columns = adapter.compare_columns()
     assert [c.label for c in columns] == ["BM25", "vectors", "fused", "smart"]
     bm25 = collect("products", "ketchup", adapter.compare_search(columns[0], "ketchup", 10))

@@ -12,7 +12,7 @@ import pytest
 
 from engines.code.engine import CodeEngine
 from engines.notes.engine import NotesEngine
-from olai_tui.ui.code_adapter import numbered
+from olai_tui.ui.previews import numbered
 from tests.snapshot_app import DEMO, SIZE, all_panes, shared_embedder, type_query
 
 COBRA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "code" / "semble" / "repos" / "cobra"
@@ -47,10 +47,10 @@ def test_code_pane_on_cobra_answers_with_go_rows_language_shown(snap_compare, tm
 
 
 def test_the_preview_is_highlighted_as_the_rows_language():
-    go = numbered(["func Parse(args []string) error {", "\treturn nil", "}"], 10, [], language="go")
-    plain = numbered(["func Parse(args []string) error {", "\treturn nil", "}"], 10, [], language="nonesuch")
+    go = numbered(["func Parse(args []string) error {", "\treturn nil", "}"], 10, [], lexer="go")
+    plain = numbered(["func Parse(args []string) error {", "\treturn nil", "}"], 10, [], lexer="nonesuch")
     keyword = go.plain.index("func")
     assert any(span.start <= keyword < span.end for span in go.spans)  # `func` coloured as a Go keyword
     assert not any(span.start <= keyword < span.end for span in plain.spans)
-    php = numbered(["public function handle($x) { return $x; }"], 1, [], language="php")
+    php = numbered(["public function handle($x) { return $x; }"], 1, [], lexer="php")
     assert any(span.start <= php.plain.index("function") < span.end for span in php.spans)  # no `<?php` needed

@@ -8,7 +8,7 @@ from rich.console import Console
 
 from engines.answer import Hit
 from engines.notes.engine import NotesEngine
-from olai_tui.ui.adapters import NotesAdapter
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.markdown_preview import MarkedMarkdown, readable_links
 
 VAULT = Path(__file__).resolve().parents[1] / "data" / "vault"
@@ -21,7 +21,7 @@ def rendered(renderable, width: int = 60) -> tuple[str, Console]:
 
 
 def test_a_markdown_note_is_laid_out_not_shown_raw():
-    adapter = NotesAdapter(NotesEngine(VAULT))
+    adapter = EngineAdapter(NotesEngine(VAULT))
     hit = Hit(id="kitchen/bread.md", title="Weekday bread", where="kitchen/bread.md", tier="exact", score=1.0)
     text, _ = rendered(adapter.preview(hit, "flour"))
     assert "Weekday bread" in text and "#kitchen #baking" in text
@@ -46,6 +46,6 @@ def test_wikilinks_show_their_label_and_markup_in_a_note_stays_text():
 
 
 def test_a_plain_text_note_is_still_shown_as_text():
-    adapter = NotesAdapter(NotesEngine(Path(__file__).resolve().parents[2] / "fixtures" / "notes"))
+    adapter = EngineAdapter(NotesEngine(Path(__file__).resolve().parents[2] / "fixtures" / "notes"))
     hit = Hit(id="garden/leeks.txt", title="", where="garden/leeks.txt", tier="exact", score=1.0)
     assert adapter.preview(hit, "leeks").__class__.__name__ == "Text"

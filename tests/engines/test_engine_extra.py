@@ -1,6 +1,7 @@
 """A fourth engine is one registration: a tiny engine over a list of lines, registered here and
-nowhere else, answers through the CLI's `search ENGINE QUERY --json`, a workbench pane (Pilot) and
-the evaluation runner, with no other file touched."""
+nowhere else, answers through the CLI's `search ENGINE QUERY --json`, a workbench pane (Pilot) with
+the columns its class declares, the contract test, the evaluation runner and the MCP tools, with no
+other file touched."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from engines import registry
 from engines.answer import Batch, Hit, TierReport
-from engines.contract import Engine, EngineStatus, Passage, Ranked, ranked_by_search
+from engines.contract import Engine, EngineStatus, Passage, Presentation, Ranked, ranked_by_search
 from engines.errors import BadInput
 from engines.eval.runner import Request, engine_configs, run
 
@@ -28,6 +29,9 @@ class LinesEngine(Engine):
     default_tiers = ("words",)
     evidence_tiers = ("words",)
     item_noun = "lines"
+    # Its own columns in a pane: how many words a line has after its title, and a badge for odd or even.
+    presentation = Presentation(detail=("length",), badge="parity",
+                                badge_styles=(("even", "bold green"), ("odd", "bold yellow")))
 
     def __init__(self, path: Path) -> None:
         if not path.is_file():
@@ -44,20 +48,28 @@ class LinesEngine(Engine):
         return self.path.name
 
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
+        for tier in (tiers,) if isinstance(tiers, str) else tiers or ():
+            self.check_tier(tier)
         started = time.perf_counter()
         wanted = query.lower().split()
         found = [i for i, line in enumerate(self.lines) if wanted and set(wanted) <= set(line.lower().split())]
-        hits = [Hit(f"line-{i + 1}", self.lines[i], f"{self.path.name}:{i + 1}", "words", 1.0) for i in found[:limit]]
+        hits = [Hit(f"line-{i + 1}", self.lines[i], f"{self.path.name}:{i + 1}", "words", 1.0, extras=self.extras(i))
+                for i in found[:limit]]
         ms = (time.perf_counter() - started) * 1000
         yield Batch(hits, [TierReport("words", "answered" if hits else "empty", ms, len(hits))], total=len(found))
+
+    def extras(self, i: int) -> dict:
+        count = len(self.lines[i].split())
+        return {"length": f"{count} words", "parity": "even" if count % 2 == 0 else "odd"}
 
     def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
         return ranked_by_search(self, tier, query, depth)
 
     def read(self, item_id: str) -> Passage:
-        number = int(item_id.removeprefix("line-"))  # ValueError -> not ours
-        if not 1 <= number <= len(self.lines):
+        number = item_id.removeprefix("line-")
+        if not number.isdigit() or not 1 <= int(number) <= len(self.lines):
             raise KeyError(item_id)
+        number = int(number)
         return Passage(item_id, self.lines[number - 1], f"{self.path.name}:{number}", self.lines[number - 1],
                        str(self.path), number, number)
 
@@ -71,7 +83,7 @@ def lines_engine(tmp_path):
     corpus.write_text("\n".join(LINES) + "\n", encoding="utf-8")
     # the one place the engine is added:
     registry.register(registry.EngineSpec("lines", "lines of a text file", lambda path, **_: LinesEngine(path),
-                                          lambda: corpus))
+                                          lambda: corpus, sample_query="quick fox", engine_class=lambda: LinesEngine))
     yield corpus
     registry.unregister("lines")
 
@@ -143,5 +155,45 @@ async def test_a_registered_engine_gets_a_workbench_pane(lines_engine):
             rows = app.active_pane.table.hits
             assert [h.where for h in rows] == ["lines.txt:1", "lines.txt:3"]
             assert "brown bread" in str(app.active_pane.adapter.preview(rows[1], "brown")).lower()
+            # its own columns, as its class declares them: the length after the title, the parity badge
+            table = app.active_pane.table
+            assert [str(c.label) for c in table.columns.values()] == [" ", "title", "where", "tier", "label", "score"]
+            view = app.active_pane.adapter.row(rows[1])
+            assert (view.title, view.detail, view.label, view.label_style) == \
+                ("brown bread with butter", "4 words", "even", "bold green")
+            badge = table.get_row_at(1)[4]
+            assert str(badge) == "even" and str(badge.style) == "bold green"
     finally:
         app.shutdown()
+
+
+def test_the_contract_test_holds_a_registered_engine_to_the_contract(lines_engine, monkeypatch):
+    from tests.engines import test_engine_contract as contract
+
+    engine = registry.open_engine("lines")
+    for check in (contract.test_declared_tiers_are_consistent, contract.test_the_envelope_has_its_shape,
+                  contract.test_rows_once_shown_never_move, contract.test_a_plain_search_puts_evidence_rows_first,
+                  contract.test_an_unknown_tier_is_a_value_error_naming_the_known_ones,
+                  contract.test_rank_is_the_tiers_own_ranking,
+                  contract.test_read_gives_a_hits_text_and_refuses_an_unknown_id, contract.test_status_names_every_tier):
+        check(engine)
+    contract.test_recall_off_answers_what_the_cheap_tier_answers(engine, monkeypatch)
+    for query in contract.BAD_QUERIES:
+        contract.test_a_bad_query_gets_an_answer_not_a_traceback(engine, query)
+
+
+def test_the_mcp_tools_serve_a_registered_engine(lines_engine):
+    from olai_tui.mcp import schemas, server
+    from olai_tui.mcp.pool import Pool
+
+    assert "lines" in schemas.search_schema()["properties"]["engine"]["enum"]
+    pool = Pool({"lines": lines_engine})
+    try:
+        _text, found = server._search(pool, {"engine": "lines", "query": "brown", "limit": 5})
+        assert [h["id"] for h in found["hits"]] == ["line-1", "line-3"]
+        text, read = server._read(pool, {"engine": "lines", "id": "line-3"})
+        assert read["text"] == "brown bread with butter" and text.endswith("brown bread with butter")
+        _text, status = server._status(pool, {"engine": "lines"})
+        assert status["engines"][0]["engine"] == "lines" and status["engines"][0]["ready"]
+    finally:
+        pool.close()

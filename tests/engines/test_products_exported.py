@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engines.products.catalogue import CatalogueError, load_catalogue
-from engines.products.exported import REPORTS
 from engines.products.knowledge import KnowledgeMap
+from tests.engines.spreadsheets import write_ods, write_xlsx
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWLEDGE = KnowledgeMap.for_catalogue(ROOT / "fixtures" / "products")
@@ -46,7 +46,7 @@ def test_a_finnish_export_opens_with_any_delimiter_and_encoding(tmp_path, delimi
     assert not orange.allergen_data  # an empty allergen cell is unknown, never "free of everything"
     assert apple.allergen_data and not apple.allergens  # "ei": known, none
     said = {"utf-8-sig": "UTF-8 with BOM", "utf-8": "UTF-8", "cp1252": "cp1252"}[encoding]
-    assert REPORTS[str(path)].how.startswith(said)
+    assert cat.readings[0].how.startswith(said)
     assert not cat.problems
 
 
@@ -104,6 +104,8 @@ def test_a_binary_file_is_one_line(tmp_path):
     with pytest.raises(CatalogueError) as caught:
         load(path)
     assert "\n" not in str(caught.value) and "a binary file, not a text table" in str(caught.value)
+    path.write_bytes(FINNISH.encode("utf-16-le"))  # UTF-16 without its byte-order mark is text, not binary
+    assert len(load(path)) == 4 and load(path).readings[0].how.startswith("UTF-16 (no byte-order mark)")
 
 
 def test_a_folder_of_exports_opens_and_passes_over_tables_that_are_not_catalogues(tmp_path):
@@ -111,3 +113,165 @@ def test_a_folder_of_exports_opens_and_passes_over_tables_that_are_not_catalogue
     (tmp_path / "ratings-dev.csv").write_text("query,docid,rating\nmilk,100,3\n", encoding="utf-8")
     cat = load(tmp_path)
     assert len(cat) == 4 and not cat.problems
+
+
+SWEDISH_SHEET = [
+    ["Artikelregister, Grossist Ab", "", "", "", ""],  # title rows above the header, as exports have
+    ["Utskriven 2026-11-30", "", "", "", ""],
+    ["", "", "", "", ""],
+    ["Artikelnummer", "Benämning", "Namn på finska", "Förpackningsstorlek", "Allergener"],
+    ["6410000000001", "Havredryck", "Kaurajuoma", "1 l", "havre"],
+    ["6410000000002", "Sojadryck", "Soijajuoma", "1 l", "soja"],
+    ["6410000000003", "Apelsinjuice", "Appelsiinimehu", "1 l", ""],
+]
+
+
+@pytest.mark.parametrize("writer, suffix", [(write_xlsx, ".xlsx"), (write_ods, ".ods")])
+def test_a_spreadsheet_with_swedish_headers_below_title_rows_opens(tmp_path, writer, suffix):
+    path = writer(tmp_path / f"artiklar{suffix}", SWEDISH_SHEET)
+    cat = load(path)
+    assert [p.id for p in cat.products] == ["6410000000001", "6410000000002", "6410000000003"]
+    oat = cat.products[0]
+    assert oat.names == {"sv": "Havredryck", "fi": "Kaurajuoma"}  # Swedish headers: the main name is Swedish
+    assert oat.allergens == {"gluten"} and str(oat.quantity) == "1 l"
+    assert not cat.products[2].allergen_data
+    assert cat.readings[0].how.endswith("header on row 4")
+    assert [p.source for p in cat.products] == [f"{path}:{n}" for n in (5, 6, 7)]  # sheet rows, as the user sees them
+
+
+def test_a_broken_spreadsheet_is_one_line(tmp_path):
+    path = tmp_path / "tuotteet.xlsx"
+    path.write_bytes(b"PK\x03\x04 not really a workbook")
+    with pytest.raises(CatalogueError) as caught:
+        load(path)
+    assert str(caught.value).startswith(f"{path}: not a readable spreadsheet (") and "\n" not in str(caught.value)
+
+
+def test_an_edited_export_is_read_again_while_the_engine_is_open(tmp_path):
+    import time
+
+    from engines.products.engine import ProductsEngine
+
+    path = tmp_path / "tuotteet.csv"
+    path.write_text(FINNISH, encoding="utf-8")
+    engine = ProductsEngine(path, knowledge=KNOWLEDGE)
+    watcher = engine.watch()
+    try:
+        time.sleep(0.3)  # the watch is set up
+        path.write_text(FINNISH + "104;Mantelijuoma;Mandeldryck;Alpro;1 l;manteli;\n", encoding="utf-8")
+        deadline = time.monotonic() + 10
+        while "104" not in engine.catalogue.by_id and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert engine.catalogue.products[engine.catalogue.by_id["104"]].allergens == {"nuts"}
+        assert watcher.changes_seen == 1
+        answer = engine.search("mantelijuoma", 3, sources=("code", "lexical", "typo", "words", "standard", "kinds"))
+        assert any(hit.id == "104" for batch in answer for hit in batch.hits)
+        path.write_text(FINNISH + "104;Mantelijuoma;Mandeldryck;Alpro;1 l;manteli;\n", encoding="utf-8")
+        time.sleep(0.5)
+        assert watcher.changes_seen == 1  # the same rows saved again: nothing rebuilt
+    finally:
+        watcher.stop()
+        engine.close()
+
+
+def test_index_products_prints_the_mapping_encoding_rows_read_and_skipped(tmp_path, capsys):
+    from olai_tui.cli import main
+
+    path = tmp_path / "tuotteet.csv"
+    path.write_bytes((FINNISH + "200;too;few\n").encode("cp1252"))
+    assert main(["index", "products", "--corpus", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:11] == [
+        f"{path}: cp1252 (Windows Latin-1), ';'-separated",
+        "  columns (guessed from the headers; main names in Finnish):",
+        "    Tuotenumero -> code",
+        "    Tuotenimi -> name (fi)",
+        "    Tuotenimi ruotsiksi -> name (sv)",
+        "    Merkki -> brand",
+        "    Pakkauskoko -> size",
+        "    Allergeenit -> allergens",
+        "    Saattaa sisältää -> traces",
+        f"  4 rows read, 1 skipped; rows hash {load(path).readings[0].rows_hash}",
+        "    line 6: 3 fields where the header has 7",
+    ]
+
+
+def test_title_lines_above_a_csv_header_are_passed_over(tmp_path):
+    path = tmp_path / "tuotteet.csv"
+    path.write_text("Tuoteluettelo 2026;;;;;;\nTulostettu 30.11.2026\n\n" + FINNISH, encoding="utf-8")
+    cat = load(path)
+    assert [p.id for p in cat.products] == ["100", "101", "102", "103"] and not cat.problems
+    assert cat.products[0].source == f"{path}:5"
+
+
+def test_config_toml_names_the_columns_when_no_catalogue_toml_does(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    (config / "olai-tui").mkdir(parents=True)
+    (config / "olai-tui" / "config.toml").write_text('[products.columns]\nname = "Kuvaus"\ncode = "Nro"\n'
+                                                     '[products.catalogue]\nlanguage = "fi"\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    path = tmp_path / "data" / "export.csv"
+    path.parent.mkdir()
+    path.write_text("Nro,Kuvaus,Hinta\n1,Kaurajuoma 1 l,1.99\n", encoding="utf-8")
+    cat = load(path)
+    (product,) = cat.products
+    assert product.id == "1" and product.names == {"fi": "Kaurajuoma 1 l"} and str(product.quantity) == "1 l"
+    assert product.attributes == {"Hinta": "1.99"}
+    assert cat.readings[0].overridden_by == "config.toml [products.columns]"
+
+
+def test_an_export_of_any_text_or_bytes_loads_as_products_or_one_line():
+    import tempfile
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    lines = FINNISH.splitlines()
+    cell = st.one_of(st.text(max_size=20), st.sampled_from(['"', '";', "maito", "\r", "ei", "1 l", "\x00"]))
+    row = st.one_of(st.lists(cell, max_size=9).map(";".join), st.sampled_from(lines), st.text(max_size=80))
+
+    @settings(max_examples=int(os.environ.get("OLAI_FUZZ_EXPORTS", "60")), deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(rows=st.lists(row, min_size=1, max_size=8), raw=st.binary(max_size=200),
+           suffix=st.sampled_from([".csv", ".tsv", ".jsonl", ".xlsx"]), encoding=st.sampled_from(["utf-8", "cp1252"]))
+    def check(rows, raw, suffix, encoding):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder, "tuotteet" + suffix)
+            path.write_bytes("\n".join(rows).encode(encoding, "replace") + raw)
+            try:
+                cat = load(path)
+            except CatalogueError as exc:
+                assert "\n" not in str(exc)
+                return
+            assert all(p.name and "\n" not in str(problem) for p in cat.products for problem in cat.problems)
+
+    check()
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("maito, vehnä, kananmuna", {"milk", "gluten", "eggs"}),
+    ("mjölk, vete, ägg", {"milk", "gluten", "eggs"}),
+    ("milk, wheat, egg", {"milk", "gluten", "eggs"}),
+    ("täysmaitojauhe, ruisjauho, ohra", {"milk", "gluten"}),
+    ("maapähkinä", {"peanuts"}), ("jordnötter", {"peanuts"}), ("peanuts", {"peanuts"}),
+    ("hasselpähkinä, manteli", {"nuts"}), ("hasselnötter, mandel", {"nuts"}), ("cashew nuts", {"nuts"}),
+    ("kala, katkarapu, simpukka", {"fish", "crustaceans", "molluscs"}),
+    ("fisk, räkor, musslor", {"fish", "crustaceans", "molluscs"}),
+    ("soija, selleri, sinappi, seesaminsiemen", {"soy", "celery", "mustard", "sesame"}),
+    ("soja, selleri, senap, sesamfrön", {"soy", "celery", "mustard", "sesame"}),
+    ("rikkidioksidi ja sulfiitit, lupiini", {"sulphites", "lupin"}),
+    ("svaveldioxid och sulfiter, lupin", {"sulphites", "lupin"}),
+    ("kookosmaito", {"coconut"}), ("kaakaovoi", set()), ("tattari", set()),
+])
+def test_allergen_cells_in_three_languages_map_to_the_eu_fourteen(cell, expected):
+    from engines.products.allergen_words import allergens_in
+
+    assert allergens_in(cell) == expected
+
+
+def test_catalogue_toml_can_say_the_encoding_and_delimiter(tmp_path):
+    path = tmp_path / "tuotteet.tsv"
+    path.write_bytes(FINNISH.replace(";", "\t").encode("latin-1"))
+    (tmp_path / "catalogue.toml").write_text('encoding = "latin-1"\ndelimiter = "\\t"\n', encoding="utf-8")
+    cat = load(path)
+    assert cat.products[1].names["sv"] == "Jordnötssmör" and cat.readings[0].how == "latin-1, tab-separated"

@@ -173,6 +173,20 @@ def publish(client, alias: str, catalogue, knowledge, masks, vectors: np.ndarray
             "publish_s": round(time.perf_counter() - started, 2), "fill_s": round(fill_s, 2), "dropped": dropped}
 
 
+def published_unchanged(client, alias: str, engine, index_type: str) -> str | None:
+    """The version behind ``alias`` when it already holds this catalogue's rows (same fingerprint:
+    product ids, embedded texts and words), the same model and index type; None when a publish is due."""
+    current = read_pointer(client, alias).current
+    if not current:
+        return None
+    meta = describe(client, current)
+    if (meta.get("fingerprint") == coll.fingerprint(engine.catalogue, engine.knowledge)
+            and meta.get("model_id") == engine.vectors.embedder.info().model_id
+            and meta.get("index_type") == index_type):
+        return current
+    return None
+
+
 def rollback(client, alias: str) -> dict:
     state = read_pointer(client, alias)
     if not state.current:
