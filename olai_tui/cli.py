@@ -200,9 +200,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "bench":
         return _bench(engine, args)
     if args.command == "model":
-        from olai_tui import model_command
+        from engines.eval import model
 
-        return model_command.install() if args.action == "install" else model_command.list_models(args.json)
+        return model.install() if args.action == "install" else model.list_models(args.json)
     raise UsageError(f"unknown command {args.command!r}")
 
 
