@@ -73,13 +73,13 @@ class RulesJudge:
             shared = [k for k in product.kinds if k in request.kinds]
             if shared:
                 first = product.kinds[0] in request.kinds
-                missing = [t for t in request.terms if not _said_in(t, text_words)]
+                missing = [t for t in request.terms if not _said_any(t, request, text_words)]
                 animal = [f for f in request.forms if f in ANIMAL_WORDS]
-                if request.contradiction and animal and not any(_said_in(f, text_words) for f in request.forms):
+                if request.contradiction and animal and not any(_said_any(f, request, text_words) for f in request.forms):
                     # "vegan whey protein": no vegan product is whey; a vegan protein only stands in for it
                     return Judgement("standin", 0.6, f"not {animal[0]}: a vegan "
                                                      f"{self.knowledge.kinds[shared[0]].label()} stands in")
-                if request.forms and not any(_said_in(f, text_words) for f in request.forms):
+                if request.forms and not any(_said_any(f, request, text_words) for f in request.forms):
                     missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
                 pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
                 if first and not missing and not pack_differs:
@@ -112,7 +112,7 @@ class RulesJudge:
             # a name writes as one counted, 0.750)
             name_words = set(w for n in product.all_names() for w in words(n))
             stems = _stems(tuple(product.all_names()))
-            found = [t for t in said if _said_in(t, name_words) or _stem_in(t, stems)]
+            found = [t for t in said if _said_any(t, request, name_words) or _stem_in(t, stems)]
             for a, b in zip(said, said[1:]):  # "smart watch": a Smartwatch holds both, written as one
                 if a + b in name_words:
                     found += [t for t in (a, b) if t not in found]
@@ -145,6 +145,11 @@ class RulesJudge:
 
 def _said_in(term: str, text_words: set[str]) -> bool:
     return term in text_words or (len(term) >= 4 and any(term in w for w in text_words))
+
+
+def _said_any(term: str, request: Request, text_words: set[str]) -> bool:
+    """The word, or the same word in another language (Fineli's aligned names), is in the text."""
+    return _said_in(term, text_words) or any(_said_in(t, text_words) for t in request.alternatives.get(term, ()))
 
 
 @lru_cache(maxsize=4096)
