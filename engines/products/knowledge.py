@@ -33,7 +33,7 @@ _WITHOUT_IN_NAMES = frozenset({"without", "ilman", "ei", "utan", "ej", "sans", "
 _NAME_ENDS = _WITHOUT_IN_NAMES | {"no", "with", "med", "pa", "in", "i", "and", "ja", "och"}
 
 
-def _naming_words(name: str) -> tuple[str, ...]:
+def naming_words(name: str) -> tuple[str, ...]:
     """The words of a name that can say what the product is. A name in capitals, a wholesaler's and
     Fineli's way ("KAURAJUOMA, MAIDOTON, LISÄTTY KALSIUMIA"; "POTATISMOS PÅ LÄTTMJÖLK"), is named by
     its first part up to "without", "with", "in" or "and": the rest qualifies it or says what it is made
@@ -102,6 +102,9 @@ class KnowledgeMap:
         for use, phrases in self.uses.items():
             for phrase in phrases:
                 self.use_phrases.setdefault(words(phrase), use)
+        # a wholesaler's category (Fineli's food classes) -> a kind, for products whose names say none
+        self.by_class: dict[str, str] = {fold(c): k for c, k in data.get("fineli_classes", {}).items()
+                                         if k in self.kinds}
         self.by_category: dict[str, list[str]] = {}
         for kind in self.kinds.values():
             for c in kind.categories:
@@ -135,7 +138,7 @@ class KnowledgeMap:
             return tuple(k for _, k in sorted(scored)), True
         found: list[tuple[int, int, int, str]] = []
         for n, name in enumerate(names):
-            seq = _naming_words(name)
+            seq = naming_words(name)
             for size in (3, 2, 1):
                 for start in range(len(seq) - size + 1):
                     for kind_id in self.kind_phrases.get(seq[start:start + size], ()):
@@ -143,6 +146,15 @@ class KnowledgeMap:
                         # language) before a second-language one
                         found.append((-size, n, -start, kind_id))
         ordered = list(dict.fromkeys(k for *_, k in sorted(found)))
+        if not ordered:  # "HERNEKEITTO": the head of a compound ("keitto", soup) names it
+            from engines.products.languages import default_words
+
+            parts = default_words().parts
+            heads = [(n, parts(w)[-1]) for n, name in enumerate(names) for w in naming_words(name)
+                     if len(parts(w)) > 1]
+            ordered = list(dict.fromkeys(k for _, head in heads for k in self.kind_phrases.get((head,), ())))
+        if not ordered:  # "PORKKANA" in class "Kasvikset, tuoreet": the class's kind
+            ordered = [self.by_class[fold(c)] for c in position if fold(c) in self.by_class][:1]
         return tuple(ordered), False
 
     def assign(self, products) -> None:

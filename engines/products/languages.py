@@ -23,6 +23,7 @@ from engines.products.compounds import Splitter
 
 WORDS_FILE = Path(__file__).resolve().parent / "words.json"
 LANGS = ("fi", "sv", "en")
+MIN_LEMMA = 4  # shorter words are read as said: simplemma reads the Swedish "te" (tea) as the Finnish "sinä"
 _lock = threading.Lock()
 
 
@@ -54,7 +55,7 @@ class Words:
     def _base(self, typed: str, vocabulary: Callable[[str], bool] | None = None) -> str:
         """The folded base form of a lower-case word as typed (accents kept: simplemma needs them)."""
         folded = fold(typed)
-        if self.knows(folded, vocabulary) or not typed.isalpha():
+        if self.knows(folded, vocabulary) or not typed.isalpha() or len(typed) < MIN_LEMMA:
             return folded
         for lang in LANGS:
             lemma = fold(_lemmatize(typed, lang))
@@ -65,7 +66,7 @@ class Words:
     def lemmas(self, typed: str) -> tuple[str, ...]:
         """Every language's base form of a word that the lexicon knows ("köttbullar": köttbulle), even where
         the word as said is known too: its translations may be the base form's alone."""
-        if not typed.isalpha():
+        if not typed.isalpha() or len(typed) < MIN_LEMMA:
             return ()
         found = (fold(_lemmatize(typed, lang)) for lang in LANGS)
         return tuple(dict.fromkeys(w for w in found if w != fold(typed) and self.knows(w)))

@@ -149,11 +149,11 @@ class RequestReader:
         """For each narrowing word: the same word in the other languages (and those of its compound parts)."""
         for w in dict.fromkeys((*request.terms, *request.forms)):
             found = [t for base in (w, *self.languages.lemmas(self._local.shown.get(w, w).lower()))
-                     for t in (base, *self.languages.translations(base))]
+                     for t in (base, *self.languages.translations(base)) if t != w]
             parts = self.languages.parts(w)
             if len(parts) > 1 and not found:  # a compound no aligned name holds: its parts, in every language
                 found += [t for p in parts for t in (p, *self.languages.translations(p)) if len(p) >= 3]
-            found = [t for t in dict.fromkeys(found) if t != w]
+            found = list(dict.fromkeys(found))
             if found:
                 request.alternatives[w] = tuple(found)
 
@@ -173,6 +173,10 @@ class RequestReader:
             kind_of, value = what
             if kind_of == "stop" and (seq[i],) in self.without and i + 1 < len(seq):
                 after_step, (after_kind, _) = self._phrase_at(seq, i + 1)
+                base = self._base(seq[i + 1]) if after_kind == "word" else seq[i + 1]
+                if base != seq[i + 1] and (base,) in self.avoid_phrases:  # "ilman kananmunia": eggs, a rule
+                    seq = seq[:i + 1] + (base,) + seq[i + 2:]
+                    continue
                 if after_kind == "word":  # "ilman suolaa": salt is kept out of the words searched, not sought
                     excluded.append(seq[i + 1])
                     request.notes.append(f"read '{self._local.shown.get(seq[i], seq[i])} "
@@ -281,7 +285,13 @@ class RequestReader:
             avoid.add(allergen)
             notes.append(f"read '{self._local.shown.get(word, word)}' as no {ALLERGENS[allergen]}")
             return
-        for head in self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
+        # a word Fineli's names hold whole is a thing of its own, never a kind read by its head or by a
+        # near spelling ("surmjölk" is soured milk, not milk; "kirjolohifilee" is no "kirjolohi")
+        typed = self._local.shown.get(word, word).lower()
+        whole = bool(self.languages.translations(word) and word in self.languages.lexicon
+                     or any(self.languages.translations(b) for b in self.languages.lemmas(typed)
+                            if len(b) >= len(word) - 3))  # an inflection's base ("strawberries"), no stem cut short
+        for head in () if whole else self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]
                 claim = self.claim_phrases.get((prefix,))
@@ -301,7 +311,7 @@ class RequestReader:
                 notes.append(f"read '{self._local.shown.get(word, word)}' as {CLAIMS[claim]} "
                              f"(the nearest claim word, '{claim_word}')")
                 return
-        if word not in self.vocabulary and len(word) >= 4:
+        if word not in self.vocabulary and len(word) >= 4 and not whole:
             kind_word = _nearest(word, self.kind_single, lambda w: tuple(self.knowledge.kind_phrases[(w,)]))
             if kind_word:
                 kinds.extend(k for k in self.knowledge.kind_phrases[(kind_word,)] if k not in kinds)

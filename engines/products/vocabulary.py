@@ -50,6 +50,7 @@ CLAIM_NAME_PHRASES: dict[str, tuple[str, ...]] = {
     "organic": ("organic", "biologico", "biologica", "luomu", "ekologisk"),
     "no_added_sugar": ("no added sugar", "senza zuccheri aggiunti", "sans sucres ajoutes", "ei lisattya sokeria",
                        "ej tillsatt socker", "utan tillsatt socker", "sokeriton", "sockerfri"),
+    "low_fat": ("low fat", "low-fat", "fat free", "fat-free", "rasvaton", "vaharasvainen", "fettfri", "fettsnal"),
 }
 
 # What a buyer says for a claim (folded). One entry per phrase; misspellings are read by fuzzy match.
@@ -136,7 +137,7 @@ AVOID_WORDS: dict[str, tuple[str, ...]] = {
     "nuts": ("nut", "nuts", "tree nuts", "tree nut", "pahkina", "pahkinaa", "pahkinat", "pahkinoita", "notter",
              "not", "noci"),
     "peanuts": ("peanut", "peanuts", "maapahkina", "maapahkinaa", "maapahkinat", "jordnot", "jordnotter"),
-    "gluten": ("gluten", "wheat", "vehna", "vehnaa", "vete"),
+    "gluten": ("gluten", "wheat", "vehna", "vehnaa", "vete", "gluteeni", "gluteenia"),
     "fish": ("fish", "kala", "kalaa", "fisk"),
     "crustaceans": ("shellfish", "crustaceans", "ayriaiset", "ayriaisia", "skaldjur"),
     "sesame": ("sesame", "seesami", "seesamia", "sesam"),
