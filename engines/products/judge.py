@@ -68,10 +68,10 @@ class RulesJudge:
         return found
 
     def _named_by(self, request: Request, product: Product) -> float:
-        """The share of the words that name the product (a wholesaler's "MANSIKKA" of "MANSIKKA, PAKASTE";
-        a shop's whole name) that the request said, in any of the three languages, or its kinds' names
-        say; a compound counts when all its parts do ("HERNEKEITTO" for "pea soup"). "jordgubbar":
-        MANSIKKA 1.0 before "JOGURTTI, ... MANSIKKA" 0.0: both are strawberry to the words."""
+        """1.0 when every word that names the product (a wholesaler's "MANSIKKA" of "MANSIKKA, PAKASTE";
+        a shop's whole name) was said, in any of the three languages, or is its kinds' names; a compound
+        counts when all its parts do ("HERNEKEITTO" for "pea soup"). "jordgubbar": MANSIKKA 1.0 before
+        "JOGURTTI, ... MANSIKKA" 0.0, though both hold strawberry."""
         said = set(request.said) | set(request.terms) | set(request.forms)
         said |= {a for alts in request.alternatives.values() for a in alts}
         for k in request.kinds:
@@ -81,7 +81,9 @@ class RulesJudge:
         if not naming:
             return 0.0
         parts = self.parts
-        return sum(1 for w in naming if w in said or all(p in said for p in parts(w))) / len(naming)
+        # all or nothing: a share reordered Icecat's long names by their length (smart dev right first
+        # 78.6 -> 75.7 %), where the fused order had been chosen
+        return float(all(w in said or all(p in said for p in parts(w)) for w in naming))
 
     def judge(self, request: Request, candidates: Sequence[Product], deadline_s: float = 1.0) -> list[Judgement]:
         return [self.judge_one(request, p) for p in candidates]

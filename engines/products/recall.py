@@ -44,6 +44,7 @@ STANDARD_WEIGHT = 3.0
 WEIGHTS = {"standard": STANDARD_WEIGHT}
 RRF_K = 60  # the constant of Cormack et al.; not tuned here
 TYPO_CUTOFF = 80  # rapidfuzz ratio: "mozarella" -> "mozzarella" 95, "yogourt" -> "yogurt" 92, "gin" -> "gun" 67
+RARE = 3  # a word in fewer products than this is looked for in the other languages too ("oat": one Fineli name)
 COMPOUND_MIN = 4  # a said word this long is also looked for inside compounds ("maito" in "täysmaito")
 
 
@@ -132,7 +133,11 @@ class RecallIndex:
     def translated(self, request: Request, allowed: np.ndarray) -> list[int]:
         """Lexical over the alternatives of the narrowing words, with the kinds' and the words' own said
         words beside them (an alternative alone would rank "appelsiini" products over orange juices)."""
-        extra = tuple(dict.fromkeys(t for alts in request.alternatives.values() for t in alts))
+        # only for words this catalogue holds rarely or not at all: where it holds them, the other word sources speak
+        # for them already, and a second lexical list would weigh them twice (Icecat's English words:
+        # recall dev right first 74.3 -> 72.9 % with every word's translations in)
+        extra = tuple(dict.fromkeys(t for w, alts in request.alternatives.items()
+                                    if len(self.postings.get(w, ())) < RARE for t in alts))
         if not extra:
             return []
         ranked, _ = self.lexical(extra + request.said, allowed)
