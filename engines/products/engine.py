@@ -80,7 +80,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         self.index = RecallIndex(self.catalogue, self.knowledge)
         self.build_ms = round((time.perf_counter() - started) * 1000, 1)
         self.reader = RequestReader(self.knowledge, self.catalogue.brands, set(self.index.vocabulary))
-        self.rules_judge = RulesJudge(self.knowledge)
+        self.rules_judge = RulesJudge(self.knowledge, self.reader.label_parts)
         self.judge = judge or self.rules_judge
         self._embedder = embedder
         self._cache_dir = cache_dir

@@ -14,10 +14,15 @@ from typing import Protocol, Sequence
 
 from engines.lexical import fold, standard_tokenize
 from engines.products.catalogue import Product
-from engines.products.knowledge import KnowledgeMap, words
+from engines.products.knowledge import KnowledgeMap, naming_words, words
+from engines.products.languages import default_words
 from engines.products.request import ANIMAL_WORDS, Request
 
 LABELS = ("exact", "variant", "standin", "no")
+# A match whose name is the words said comes before one that holds them among others ("HUNAJA" before
+# "MURO, HUNAJAMURO" for "hunaja"); less than any brand or pack lift (order.py, 0.15), so those still lead
+NAMED_LIFT = 0.05
+QUALIFIER_COST = 0.02  # of the lift, per word past the naming ones (10 at most: never below a lift of 0.04)
 
 
 @dataclass
@@ -46,8 +51,10 @@ class Judge(Protocol):
 class RulesJudge:
     name = "rules"
 
-    def __init__(self, knowledge: KnowledgeMap) -> None:
+    def __init__(self, knowledge: KnowledgeMap, label_words: dict[str, set[str]] | None = None) -> None:
         self.knowledge = knowledge
+        self.label_words = label_words or {}  # kind -> its labels' words, parts and translations
+        self.parts = default_words().parts
         self._detail_stems: dict[str, frozenset[str]] = {}  # product id -> stems of its whole data
 
     def _details(self, product: Product) -> frozenset[str]:
@@ -61,6 +68,28 @@ class RulesJudge:
             self._detail_stems[product.id] = found
         return found
 
+    def _named_by(self, request: Request, product: Product) -> float:
+        """1.0 when every word that names the product (a wholesaler's "MANSIKKA" of "MANSIKKA, PAKASTE";
+        a shop's whole name) was said, in any of the three languages, or is its kinds' names; a compound
+        counts when all its parts do ("HERNEKEITTO" for "pea soup"). "jordgubbar": MANSIKKA 1.0 before
+        "JOGURTTI, ... MANSIKKA" 0.0, though both hold strawberry."""
+        said = set(request.said) | set(request.terms) | set(request.forms)
+        said |= {a for alts in request.alternatives.values() for a in alts}
+        for k in request.kinds:
+            said |= {w for label in self.knowledge.kinds[k].labels.values() for w in words(label)}
+            said |= self.label_words.get(k, set())
+        naming = naming_words(product.all_names()[0]) if product.all_names() else ()
+        if not naming:
+            return 0.0
+        parts = self.parts
+        # all or nothing: a share reordered Icecat's long names by their length (smart dev right first
+        # 78.6 -> 75.7 %), where the fused order had been chosen; among names that are the words said,
+        # the one with fewer qualifiers first ("BANAANI, KUORITTU" before "BANAANI, FRITEERATTU,
+        # UPPOPAISTETTU"; "KIRJOLOHIFILEE" before "KIRJOLOHIFILEE, KYLMÄSAVUSTETTU")
+        if not all(w in said or all(p in said for p in parts(w)) for w in naming):
+            return 0.0
+        return 1.0 - QUALIFIER_COST * min(len(words(product.all_names()[0])) - len(naming), 10)
+
     def judge(self, request: Request, candidates: Sequence[Product], deadline_s: float = 1.0) -> list[Judgement]:
         return [self.judge_one(request, p) for p in candidates]
 
@@ -70,20 +99,24 @@ class RulesJudge:
                 Judgement("no", 1.0, "another code")
         text_words = set(w for n in product.all_names() + [product.brand] for w in words(n))
         if request.kinds:
+            # what narrows the kind may be in the product's categories: "riisi" (rice) for "Bevanda di
+            # riso" filed under en:rice-milks
+            text_words |= {w for c in product.categories for w in words(c.split(":")[-1])}
             shared = [k for k in product.kinds if k in request.kinds]
             if shared:
                 first = product.kinds[0] in request.kinds
-                missing = [t for t in request.terms if not _said_in(t, text_words)]
+                missing = [t for t in request.terms if not _said_any(t, request, text_words)]
                 animal = [f for f in request.forms if f in ANIMAL_WORDS]
-                if request.contradiction and animal and not any(_said_in(f, text_words) for f in request.forms):
+                if request.contradiction and animal and not any(_said_any(f, request, text_words) for f in request.forms):
                     # "vegan whey protein": no vegan product is whey; a vegan protein only stands in for it
                     return Judgement("standin", 0.6, f"not {animal[0]}: a vegan "
                                                      f"{self.knowledge.kinds[shared[0]].label()} stands in")
-                if request.forms and not any(_said_in(f, text_words) for f in request.forms):
+                if request.forms and not any(_said_any(f, request, text_words) for f in request.forms):
                     missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
                 pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
                 if first and not missing and not pack_differs:
-                    return Judgement("exact", 0.9, f"a {self.knowledge.kinds[shared[0]].label()}")
+                    return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product),
+                                     f"a {self.knowledge.kinds[shared[0]].label()}")
                 why = [f"'{t}' not in its name" for t in missing] + (["another pack size"] if pack_differs else [])
                 if not first:
                     why.append(f"mainly a {self.knowledge.kinds[product.kinds[0]].label()}")
@@ -112,12 +145,13 @@ class RulesJudge:
             # a name writes as one counted, 0.750)
             name_words = set(w for n in product.all_names() for w in words(n))
             stems = _stems(tuple(product.all_names()))
-            found = [t for t in said if _said_in(t, name_words) or _stem_in(t, stems)]
+            found = [t for t in said if _said_any(t, request, name_words) or _stem_in(t, stems)]
             for a, b in zip(said, said[1:]):  # "smart watch": a Smartwatch holds both, written as one
                 if a + b in name_words:
                     found += [t for t in (a, b) if t not in found]
             if len(set(found)) == len(set(said)):
-                return Judgement("exact", 0.7, "every word said is in its name")
+                return Judgement("exact", 0.7 + NAMED_LIFT * self._named_by(request, product),
+                                 "every word said is in its name")
             if said[-1] in found and len(found) * 2 >= len(said):
                 details = self._details(product)
                 rest = [t for t in said if t not in found]
@@ -145,6 +179,11 @@ class RulesJudge:
 
 def _said_in(term: str, text_words: set[str]) -> bool:
     return term in text_words or (len(term) >= 4 and any(term in w for w in text_words))
+
+
+def _said_any(term: str, request: Request, text_words: set[str]) -> bool:
+    """The word, or the same word in another language (Fineli's aligned names), is in the text."""
+    return _said_in(term, text_words) or any(_said_in(t, text_words) for t in request.alternatives.get(term, ()))
 
 
 @lru_cache(maxsize=4096)

@@ -1,7 +1,9 @@
 """The knowledge map: kinds of product, their names in English, Finnish and Swedish, uses and stand-ins.
 
 The map is data (``fixtures/products/knowledge.json``, written by hand; Finnish and Swedish names
-checked against Fineli's generic food names). It answers four questions for the rest of the engine:
+checked against Fineli's generic food names; a kind's ``fineli`` names, read as aliases, are written
+by tools/fineli_words.py from Fineli's aligned names, never by hand). It answers four questions for the
+rest of the engine:
 which kinds a product is (from its Open Food Facts categories, else from words in its name), which
 kinds and uses a buyer's words name, which kinds can stand in for a kind, and the family of a kind.
 """
@@ -22,6 +24,28 @@ _WORDS = re.compile(r"[a-z0-9]+")
 
 def words(text: str) -> tuple[str, ...]:
     return tuple(_WORDS.findall(fold(text)))
+
+
+# "without", "with", "in", "and" in the three languages: what follows one in a name is what the product
+# is not ("HAVREDRYCK UTAN MJÖLK" is no milk) or what it is made with ("POTATISMOS PÅ LÄTTMJÖLK",
+# "tuna in olive oil"), never the thing itself
+_WITHOUT_IN_NAMES = frozenset({"without", "ilman", "ei", "utan", "ej", "sans", "senza"})
+_NAME_ENDS = _WITHOUT_IN_NAMES | {"no", "with", "med", "pa", "in", "i", "and", "ja", "och"}
+
+
+def naming_words(name: str) -> tuple[str, ...]:
+    """The words of a name that can say what the product is. A name in capitals, a wholesaler's and
+    Fineli's way ("KAURAJUOMA, MAIDOTON, LISÄTTY KALSIUMIA"; "POTATISMOS PÅ LÄTTMJÖLK"), is named by
+    its first part up to "without", "with", "in" or "and": the rest qualifies it or says what it is made
+    with. Any other name only loses what follows "without" (a shop's name often starts with the brand
+    before a comma: "Sobe, fruit strip snacks")."""
+    capitals = name.isupper()
+    seq = words(name.split(",")[0]) if capitals and "," in name else words(name)
+    ends = _NAME_ENDS if capitals else _WITHOUT_IN_NAMES
+    for i, w in enumerate(seq):
+        if w in ends and i > 0:
+            return seq[:i]
+    return seq
 
 
 def default_knowledge_path() -> Path:
@@ -58,7 +82,8 @@ class KnowledgeMap:
         for raw in data["kinds"]:
             kind = Kind(raw["id"], raw.get("family", raw["id"]),
                         {lang: raw[lang] for lang in ("en", "fi", "sv") if raw.get(lang)},
-                        tuple(raw.get("aliases", ())), frozenset(raw.get("categories", ())),
+                        tuple(raw.get("aliases", ())) + tuple(n for ns in raw.get("fineli", {}).values() for n in ns),
+                        frozenset(raw.get("categories", ())),
                         frozenset(raw.get("not_categories", ())), tuple(raw.get("uses", ())),
                         tuple(raw.get("standins", ())), tuple(raw.get("contains", ())), raw.get("animal"),
                         bool(raw.get("fresh")))
@@ -77,6 +102,9 @@ class KnowledgeMap:
         for use, phrases in self.uses.items():
             for phrase in phrases:
                 self.use_phrases.setdefault(words(phrase), use)
+        # a wholesaler's category (Fineli's food classes) -> a kind, for products whose names say none
+        self.by_class: dict[str, str] = {fold(c): k for c, k in data.get("fineli_classes", {}).items()
+                                         if k in self.kinds}
         self.by_category: dict[str, list[str]] = {}
         for kind in self.kinds.values():
             for c in kind.categories:
@@ -108,14 +136,25 @@ class KnowledgeMap:
         scored = [(-i, k) for k, i in best.items() if not self.kinds[k].not_categories.intersection(position)]
         if scored:
             return tuple(k for _, k in sorted(scored)), True
-        found: list[tuple[int, int, str]] = []
-        for name in names:
-            seq = words(name)
+        found: list[tuple[int, int, int, str]] = []
+        for n, name in enumerate(names):
+            seq = naming_words(name)
             for size in (3, 2, 1):
                 for start in range(len(seq) - size + 1):
                     for kind_id in self.kind_phrases.get(seq[start:start + size], ()):
-                        found.append((-size, -start, kind_id))  # English heads come last: "butter beans"
-        ordered = list(dict.fromkeys(k for _, _, k in sorted(found)))
+                        # English heads come last ("butter beans"); the first name (the catalogue's own
+                        # language) before a second-language one
+                        found.append((-size, n, -start, kind_id))
+        ordered = list(dict.fromkeys(k for *_, k in sorted(found)))
+        if not ordered:  # "HERNEKEITTO": the head of a compound ("keitto", soup) names it
+            from engines.products.languages import default_words
+
+            parts = default_words().parts
+            heads = [(n, parts(w)[-1]) for n, name in enumerate(names) for w in naming_words(name)
+                     if len(parts(w)) > 1]
+            ordered = list(dict.fromkeys(k for _, head in heads for k in self.kind_phrases.get((head,), ())))
+        if not ordered:  # "PORKKANA" in class "Kasvikset, tuoreet": the class's kind
+            ordered = [self.by_class[fold(c)] for c in position if fold(c) in self.by_class][:1]
         return tuple(ordered), False
 
     def assign(self, products) -> None:

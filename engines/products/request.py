@@ -5,6 +5,13 @@ the claim (never looser) with a note ("read 'laktositon' as lactose-free"); "wit
 "pähkinätön", "utan nötter" are allergens to avoid; "kahviin", "for whipping" are uses; a brand is
 one of the catalogue's brands; a run of 8 to 14 digits is a product code (then a lookup only).
 Whatever is left is ``terms``: words that narrow the thing ("oat" in "oat drink").
+
+Finnish and Swedish words (engines/products/languages.py): a word no catalogue or lexicon knows is
+read by its base form ("kaurajuomaa" as "kaurajuoma", "köttbullar" as "köttbulle"); a compound that
+names a kind keeps its first part as what narrows it ("appelsiinimehu": juice, appelsiini); every
+narrowing word carries its ``alternatives``, the same word in the other languages from Fineli's
+aligned names ("appelsiini": orange, apelsin), so an English product name can hold it. "without X"
+in any of the three languages, where X is no allergen or claim, keeps X out of the words searched.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ from rapidfuzz.distance import OSA
 from engines.lexical import fold
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.knowledge import KnowledgeMap, words
+from engines.products.languages import Words, default_words
 from engines.products.vocabulary import (ALLERGENS, AVOID_ALSO, AVOID_STEMS, AVOID_WORDS, CLAIM_WORDS, CLAIMS,
-                                         FREE_SUFFIXES, STOPWORDS, WITHOUT_WORDS)
+                                         FREE_SUFFIXES, FREE_WORD_SUFFIXES, STOPWORDS, WITHOUT_WORDS)
 
 MAX_QUERY_CHARS = 300  # a request longer than this is read from its start, and the answer says so
 CODE = re.compile(r"(?<!\d)(\d{8,14})(?!\d)")
@@ -43,6 +51,9 @@ class Request:
     terms: tuple[str, ...] = ()  # content words not read as anything else
     forms: tuple[str, ...] = ()  # words of a kind's alias that narrow it ("oat" in "oat drink", "greek")
     said: tuple[str, ...] = ()  # every content word as said (kinds, terms, brand): for lexical recall
+    # a narrowing word (term or form) -> its base form and the same word in the other two languages
+    alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    excluded: tuple[str, ...] = ()  # "ilman suolaa": words said after "without" that name no allergen or claim
     notes: list[str] = field(default_factory=list)
     contradiction: bool = False
 
@@ -62,9 +73,11 @@ class Request:
 class RequestReader:
     """Reads requests against one knowledge map and one catalogue's brands and words."""
 
-    def __init__(self, knowledge: KnowledgeMap, brands: list[str] = (), vocabulary: set[str] | None = None) -> None:
+    def __init__(self, knowledge: KnowledgeMap, brands: list[str] = (), vocabulary: set[str] | None = None,
+                 languages: Words | None = None) -> None:
         self.knowledge = knowledge
         self.vocabulary = vocabulary or set()
+        self.languages = languages or default_words()
         self._local = threading.local()  # the words as typed, per reading thread (the pane reads in workers)
         self.claim_phrases = {words(p): c for c, ps in CLAIM_WORDS.items() for p in ps}
         self.avoid_phrases = {words(p): a for a, ps in AVOID_WORDS.items() for p in ps}
@@ -78,7 +91,22 @@ class RequestReader:
                     and not all(w in STOPWORDS or w in self.free for w in key):
                 self.brand_phrases.setdefault(key, brand)
         self.claim_single = sorted({p[0] for p in self.claim_phrases if len(p) == 1 and len(p[0]) >= 5})
+        # words read as they are said, never by a base form: every word of a phrase the reader knows
+        self.fixed = {w for table in (self.claim_phrases, self.avoid_phrases, knowledge.kind_phrases,
+                                      knowledge.use_phrases, self.brand_phrases) for p in table for w in p}
+        self.fixed |= {w for p in self.without for w in p} | set(STOPWORDS) | self.free
+        # the words of the kinds' own labels, their compound parts and their translations: what a
+        # compound's head may be ("juoma" in "mantelijuoma" is the "drink" of plant drink, kasvijuoma)
+        self.label_parts = {k: self._label_parts(kind) for k, kind in knowledge.kinds.items()}
         self.kind_single = sorted({p[0] for p in knowledge.kind_phrases if len(p) == 1 and len(p[0]) >= 4})
+
+    def _label_parts(self, kind) -> set[str]:
+        label_words = {w for label in kind.labels.values() for w in words(label)}
+        out = set(label_words)
+        for w in label_words:
+            out.update(self.languages.parts(w))
+            out.update(self.languages.translations(w))
+        return out
 
     def read(self, query: str) -> Request:
         notes: list[str] = []
@@ -99,8 +127,35 @@ class RequestReader:
             notes.append(f"read '{pack.group(0).strip()}' as the pack size {request.pack}")
             folded = folded[: pack.start()] + " " + folded[pack.end():]
         self._read_words(words(folded), request)
+        self._alternatives(request)
         self._check_contradictions(request)
         return request
+
+    def _base(self, w: str) -> str:
+        """A word no phrase reads, by its dictionary base form where that is a word something knows."""
+        if w in self.fixed or w in self.vocabulary:
+            return w
+        if len(w) >= 5 and _nearest(w, self.claim_single, lambda c: self.claim_phrases[(c,)]):
+            return w  # a misspelt claim word is read as the claim ("laktoositn"), never by a base form ("laktoosi")
+        base = self.languages.base(self._local.shown.get(w, w).lower(), self._known)
+        if base != w:
+            self._local.shown.setdefault(base, self._local.shown.get(w, w))
+        return base
+
+    def _known(self, word: str) -> bool:
+        return word in self.vocabulary or word in self.fixed
+
+    def _alternatives(self, request: Request) -> None:
+        """For each narrowing word: the same word in the other languages (and those of its compound parts)."""
+        for w in dict.fromkeys((*request.terms, *request.forms)):
+            found = [t for base in (w, *self.languages.lemmas(self._local.shown.get(w, w).lower()))
+                     for t in (base, *self.languages.translations(base)) if t != w]
+            parts = self.languages.parts(w)
+            if len(parts) > 1 and not found:  # a compound no aligned name holds: its parts, in every language
+                found += [t for p in parts for t in (p, *self.languages.translations(p)) if len(p) >= 3]
+            found = list(dict.fromkeys(found))
+            if found:
+                request.alternatives[w] = tuple(found)
 
     # -- the words -------------------------------------------------------------------------------
     def _read_words(self, seq: tuple[str, ...], request: Request) -> None:
@@ -111,10 +166,24 @@ class RequestReader:
         terms: list[str] = []
         said: list[str] = []
         forms: list[str] = []
+        excluded: list[str] = []
         i = 0
         while i < len(seq):
             step, what = self._phrase_at(seq, i)
             kind_of, value = what
+            if kind_of == "stop" and (seq[i],) in self.without and i + 1 < len(seq):
+                after_step, (after_kind, _) = self._phrase_at(seq, i + 1)
+                base = self._base(seq[i + 1]) if after_kind == "word" else seq[i + 1]
+                if base != seq[i + 1] and (base,) in self.avoid_phrases:  # "ilman kananmunia": eggs, a rule
+                    seq = seq[:i + 1] + (base,) + seq[i + 2:]
+                    continue
+                if after_kind == "word":  # "ilman suolaa": salt is kept out of the words searched, not sought
+                    excluded.append(seq[i + 1])
+                    request.notes.append(f"read '{self._local.shown.get(seq[i], seq[i])} "
+                                         f"{self._local.shown.get(seq[i + 1], seq[i + 1])}' as without "
+                                         f"'{seq[i + 1]}' (no rule: it names no allergen or claim)")
+                    i += 1 + after_step
+                    continue
             said_here = " ".join(self._local.shown.get(w, w) for w in seq[i:i + step])
             if kind_of == "claim":
                 claims.append(value)
@@ -138,7 +207,20 @@ class RequestReader:
                 # "vegan butter" names a kind and a claim: the claim is kept, never dropped
                 claims.extend(self.claim_phrases[(w,)] for w in seq[i:i + step] if (w,) in self.claim_phrases)
             elif kind_of == "word":
-                self._read_word(seq[i], kinds, claims, avoid, terms, said, request.notes)
+                before = len(terms)
+                self._read_word(seq[i], kinds, claims, avoid, terms, said, request.notes, forms)
+                base = self._base(seq[i]) if len(terms) > before and terms[-1] == seq[i] else seq[i]
+                if base != seq[i]:
+                    # nothing read it as said ("-ton", compounds and misspellings come first: simplemma
+                    # reads "sinapiton" as "sinappi"): by its base form, a kind ("kaurajuomaa") or a
+                    # narrowing word ("mustikoita": mustikka)
+                    del terms[-1], said[-1]
+                    request.notes.append(f"read '{self._local.shown.get(seq[i], seq[i])}' as '{base}'")
+                    if self._phrase_at(seq[:i] + (base,) + seq[i + 1:], i)[1][0] not in ("word", "stop"):
+                        seq = seq[:i] + (base,) + seq[i + 1:]
+                        continue
+                    terms.append(base)
+                    said.append(base)
             i += step
         for allergen in list(avoid):
             also = [a for a in AVOID_ALSO.get(allergen, ()) if a not in avoid]
@@ -155,6 +237,7 @@ class RequestReader:
         request.terms = tuple(terms)
         request.forms = tuple(dict.fromkeys(f for f in forms if (f,) not in self.claim_phrases))
         request.said = tuple(dict.fromkeys(said))
+        request.excluded = tuple(excluded)
 
     def _phrase_at(self, seq: tuple[str, ...], i: int) -> tuple[int, tuple[str, object]]:
         """The longest phrase starting at ``i``: (words used, (what it is, value))."""
@@ -174,24 +257,41 @@ class RequestReader:
                 return size, ("use", self.knowledge.use_phrases[chunk])
             if chunk in self.brand_phrases:
                 return size, ("brand", self.brand_phrases[chunk])
-        if seq[i] in STOPWORDS or seq[i] in self.without:
+        if seq[i] in STOPWORDS or (seq[i],) in self.without:  # "ilman" alone is no word to search for
             return 1, ("stop", None)
         return 1, ("word", None)
 
     def _form_words(self, chunk: tuple[str, ...], kind_ids) -> list[str]:
-        """The words of an alias said that its kinds' own labels do not hold: what narrows the kind."""
-        label_words = {w for k in kind_ids for label in self.knowledge.kinds[k].labels.values() for w in words(label)}
+        """The words of an alias said that its kinds' own labels do not hold: what narrows the kind. A
+        compound whose head is a label's word or part keeps its other parts ("appelsiinimehu" under juice,
+        mehu: appelsiini; "havredryck" under plant drink, växtdryck: havre)."""
+        label_words = {w for k in kind_ids for w in self.label_parts[k]}
         if any(chunk == words(label) for k in kind_ids for label in self.knowledge.kinds[k].labels.values()):
             return []
-        return [w for w in chunk if w not in label_words and w not in STOPWORDS and len(w) >= 3]
+        out = []
+        for w in chunk:
+            if w in label_words or w in STOPWORDS or len(w) < 3:
+                continue
+            parts = self.languages.parts(w)
+            if len(parts) > 1 and parts[-1] in label_words:
+                out.extend(p for p in parts[:-1] if p not in label_words and len(p) >= 3)
+            else:
+                out.append(w)
+        return out
 
-    def _read_word(self, word: str, kinds, claims, avoid, terms, said, notes) -> None:
+    def _read_word(self, word: str, kinds, claims, avoid, terms, said, notes, forms) -> None:
         allergen = self._free_compound(word)
         if allergen:
             avoid.add(allergen)
             notes.append(f"read '{self._local.shown.get(word, word)}' as no {ALLERGENS[allergen]}")
             return
-        for head in self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
+        # a word Fineli's names hold whole is a thing of its own, never a kind read by its head or by a
+        # near spelling ("surmjölk" is soured milk, not milk; "kirjolohifilee" is no "kirjolohi")
+        typed = self._local.shown.get(word, word).lower()
+        whole = bool(self.languages.translations(word) and word in self.languages.lexicon
+                     or any(self.languages.translations(b) for b in self.languages.lemmas(typed)
+                            if len(b) >= len(word) - 3))  # an inflection's base ("strawberries"), no stem cut short
+        for head in () if whole else self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]
                 claim = self.claim_phrases.get((prefix,))
@@ -211,20 +311,21 @@ class RequestReader:
                 notes.append(f"read '{self._local.shown.get(word, word)}' as {CLAIMS[claim]} "
                              f"(the nearest claim word, '{claim_word}')")
                 return
-        if word not in self.vocabulary and len(word) >= 4:
+        if word not in self.vocabulary and len(word) >= 4 and not whole:
             kind_word = _nearest(word, self.kind_single, lambda w: tuple(self.knowledge.kind_phrases[(w,)]))
             if kind_word:
                 kinds.extend(k for k in self.knowledge.kind_phrases[(kind_word,)] if k not in kinds)
                 notes.append(f"read '{self._local.shown.get(word, word)}' as '{kind_word}'")
                 said.append(kind_word)
+                forms.extend(self._form_words((kind_word,), self.knowledge.kind_phrases[(kind_word,)]))
                 return
         if not word.isdigit() or len(word) > 1:
             terms.append(word)
             said.append(word)
 
     def _free_compound(self, word: str) -> str | None:
-        """Finnish "-ton/-tön" and Swedish "-fri" compounds: pähkinätön, soijaton, nötfri, mjölkfri."""
-        for suffix in ("ttomat", "tonta", "ton", "fritt", "fria", "fri"):
+        """Finnish "-ton/-tön", "-vapaa" and Swedish "-fri" compounds: pähkinätön, soijavapaa, nötfri, mjölkfri."""
+        for suffix in FREE_WORD_SUFFIXES:
             if word.endswith(suffix) and len(word) > len(suffix) + 2:
                 stem = word[: -len(suffix)]
                 for allergen, stems in AVOID_STEMS.items():

@@ -43,11 +43,14 @@ CLAIM_TAG_PREFIXES: dict[str, tuple[str, ...]] = {"organic": ("en:it-bio-", "en:
 # Phrases in a product's own name that state a claim (folded: no accents, lower case).
 CLAIM_NAME_PHRASES: dict[str, tuple[str, ...]] = {
     "lactose_free": ("senza lattosio", "lactose free", "lactose-free", "sans lactose", "laktosfri", "laktoositon",
-                     "delattosato", "zero lattosio"),
-    "gluten_free": ("senza glutine", "gluten free", "gluten-free", "sans gluten", "glutenfri", "gluteeniton"),
+                     "delattosato", "zero lattosio", "laktosfria", "laktosfritt"),
+    "gluten_free": ("senza glutine", "gluten free", "gluten-free", "sans gluten", "glutenfri", "gluteeniton",
+                    "glutenfritt", "glutenfria"),
     "vegan": ("vegan", "vegano", "vegana", "vegetalien", "vegaaninen"),
     "organic": ("organic", "biologico", "biologica", "luomu", "ekologisk"),
-    "no_added_sugar": ("no added sugar", "senza zuccheri aggiunti", "sans sucres ajoutes"),
+    "no_added_sugar": ("no added sugar", "senza zuccheri aggiunti", "sans sucres ajoutes", "ei lisattya sokeria",
+                       "ej tillsatt socker", "utan tillsatt socker", "sokeriton", "sockerfri"),
+    "low_fat": ("low fat", "low-fat", "fat free", "fat-free", "rasvaton", "vaharasvainen", "fettfri", "fettsnal"),
 }
 
 # What a buyer says for a claim (folded). One entry per phrase; misspellings are read by fuzzy match.
@@ -62,7 +65,10 @@ CLAIM_WORDS: dict[str, tuple[str, ...]] = {
     "palm_oil_free": ("palm oil free", "palm-oil-free", "palmuoljyton", "utan palmolja", "no palm oil",
                       "without palm oil"),
     "no_added_sugar": ("no added sugar", "sugar free", "sugar-free", "sokeriton", "sockerfri", "sockerfritt",
-                       "without sugar", "utan socker", "ilman sokeria", "lisaamaton"),
+                       "without sugar", "utan socker", "ilman sokeria", "lisaamaton", "without added sugar",
+                       "no sugar added", "ilman lisattya sokeria", "ei lisattya sokeria", "sokeroimaton",
+                       "utan tillsatt socker", "ej tillsatt socker", "inget tillsatt socker", "sokerittomat",
+                       "sockerfria"),
     "fair_trade": ("fair trade", "fairtrade", "reilu kauppa", "reilun kaupan", "rattvisemarkt"),
     "kosher": ("kosher",),
     "halal": ("halal",),
@@ -131,7 +137,7 @@ AVOID_WORDS: dict[str, tuple[str, ...]] = {
     "nuts": ("nut", "nuts", "tree nuts", "tree nut", "pahkina", "pahkinaa", "pahkinat", "pahkinoita", "notter",
              "not", "noci"),
     "peanuts": ("peanut", "peanuts", "maapahkina", "maapahkinaa", "maapahkinat", "jordnot", "jordnotter"),
-    "gluten": ("gluten", "wheat", "vehna", "vehnaa", "vete"),
+    "gluten": ("gluten", "wheat", "vehna", "vehnaa", "vete", "gluteeni", "gluteenia"),
     "fish": ("fish", "kala", "kalaa", "fisk"),
     "crustaceans": ("shellfish", "crustaceans", "ayriaiset", "ayriaisia", "skaldjur"),
     "sesame": ("sesame", "seesami", "seesamia", "sesam"),
@@ -147,7 +153,7 @@ AVOID_STEMS: dict[str, tuple[str, ...]] = {
     "eggs": ("muna", "kananmuna", "agg", "egg"),
     "nuts": ("pahkina", "not", "nut"),
     "peanuts": ("maapahkina", "jordnot", "peanut"),
-    "gluten": ("vehna", "vete", "wheat"),
+    "gluten": ("vehna", "vete", "wheat", "gluteeni", "gluten"),
     "fish": ("kala", "fisk", "fish"),
     "sesame": ("seesami", "sesam", "sesame"),
     "celery": ("selleri", "celery"),
@@ -157,8 +163,11 @@ AVOID_STEMS: dict[str, tuple[str, ...]] = {
 AVOID_ALSO: dict[str, tuple[str, ...]] = {"nuts": ("peanuts",)}
 
 # "without X" in the three languages (folded), and the suffixes of "X-free".
-WITHOUT_WORDS = ("without", "no", "free from", "free of", "ilman", "utan", "senza", "sans", "not containing")
-FREE_SUFFIXES = ("free", "ton", "ton", "fri", "fritt", "fria", "tonta", "ttomat")
+WITHOUT_WORDS = ("without", "no", "free from", "free of", "ilman", "utan", "senza", "sans", "not containing",
+                 "ei sisalla", "innehaller inte", "does not contain")
+FREE_SUFFIXES = ("free", "ton", "fri", "fritt", "fria", "tonta", "ttomat", "vapaa", "vapaat", "vapaata")
+# Finnish "-ton/-tön", "-vapaa" and Swedish "-fri" written as one word with what they keep out
+FREE_WORD_SUFFIXES = ("ttomat", "tonta", "ton", "vapaat", "vapaata", "vapaa", "fritt", "fria", "fri")
 
 STOPWORDS = frozenset(
     "a an the and or of for to in on with some something any me i want need looking find buy please "
