@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
     p.add_argument("--queries", help="held-out queries kept elsewhere: code semble, a folder of <repo>.json "
-                                     "annotation files; notes roadmap, a request file scored as the held-out split")
+                                     "annotation files; notes roadmap, products fineli and food_fisv, a request file "
+                                     "scored as the held-out split")
     p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
     p.add_argument("--json", action="store_true")
 

@@ -17,7 +17,7 @@ from olai_tui.progress import Progress
 
 def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool,
              queries: str | None = None, repos: str | None = None) -> int:
-    from engines.eval.suite import DatasetError, open_suite, pick
+    from engines.eval.suite import DatasetError, open_suite, pick, takes_queries
 
     if engine == "code" and dataset == "semble":  # per repository, scored by its own rules (evaluate_semble.py)
         from olai_tui.evaluate_semble import evaluate_semble
@@ -25,8 +25,9 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
         return evaluate_semble(shared_data() / "code" / "semble", configs, split, queries, repos, as_json)
     if repos is not None:
         raise UsageError("--repos: only eval code --dataset semble takes it")
-    if queries is not None and not (engine == "notes" and dataset == "roadmap"):
-        raise UsageError("--queries: only eval code --dataset semble and eval notes --dataset roadmap take it")
+    if queries is not None and not takes_queries(engine, dataset):
+        raise UsageError(f"--queries: {engine} {dataset} keeps its held-out requests here; datasets whose held-out"
+                         " set is kept elsewhere take it (code semble, notes roadmap, products fineli and food_fisv)")
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:  # the arguments first, then the files
@@ -48,6 +49,9 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
         if dataset == "roadmap":
             say("the roadmap's held-out set is kept outside this repository: pass it with --queries FILE"
                 " (one {\"query\", \"accept\"} or {\"query\", \"off_topic\"} object a line); its table is empty")
+        elif takes_queries(engine, dataset):
+            say(f"the held-out requests of {dataset} are kept outside this repository: pass them with --queries FILE"
+                " (a file of the dev requests' shape); its table is empty")
         else:
             say("no held-out requests were found; its table is empty")
     progress = Progress(f"eval {engine} {dataset}")

@@ -123,6 +123,15 @@ def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
     return list(asked)
 
 
+# Datasets whose held-out requests are kept outside the repository: ``--queries FILE`` (a request file
+# of the dev file's shape) is scored as their held-out split.
+HELDOUT_ELSEWHERE = {("notes", "roadmap"), ("products", "fineli"), ("products", "food_fisv")}
+
+
+def takes_queries(engine: str, dataset: str) -> bool:
+    return (engine, dataset) in HELDOUT_ELSEWHERE
+
+
 def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None,
                queries: Path | None = None) -> Suite:
     """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout;
@@ -138,7 +147,7 @@ def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=No
         if dataset == "icecat":
             return _icecat(data / "products" / "icecat", heldout / "products", progress, say)
         if dataset in ("fineli", "food_fisv"):
-            return _by_ids(dataset, data / "products", heldout / "products", progress)
+            return _by_ids(dataset, data / "products", heldout / "products", progress, queries)
         return _food(progress)
     except OSError as exc:
         raise DatasetError(f"{exc.filename or dataset}: {exc.strerror or exc}") from None
@@ -261,7 +270,7 @@ def _food(progress) -> Suite:
                  setup=setup)
 
 
-def _by_ids(dataset: str, data: Path, heldout: Path, progress) -> Suite:
+def _by_ids(dataset: str, data: Path, heldout: Path, progress, queries: Path | None = None) -> Suite:
     """``fineli`` (the wholesale file) or ``food_fisv`` (the demo catalogue): requests judged by product id."""
     from engines.eval.fineli import DEV, HELDOUT
     from engines.eval.fineli.run import COLUMNS, IdConfigs, id_requests, keeps_rules, is_right
@@ -269,7 +278,9 @@ def _by_ids(dataset: str, data: Path, heldout: Path, progress) -> Suite:
 
     corpus = data / "fineli-wholesale" / "tuotteet.csv" if dataset == "fineli" else fixtures_dir() / "products"
     _need(corpus)
-    asked = id_requests(dataset, DEV[dataset], heldout / HELDOUT[dataset])
+    if queries is not None:
+        _need(queries)
+    asked = id_requests(dataset, DEV[dataset], queries if queries is not None else heldout / HELDOUT[dataset])
     setup = IdConfigs(corpus, progress=progress)
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:

@@ -115,3 +115,22 @@ def test_ctrl_c_stops_with_one_line_and_keeps_the_answers_measured_so_far(tmp_pa
     for path, rows in kept.items():  # what was cached before ctrl+c is what the table used, untouched
         now = json.loads(path.read_text())
         assert len(now) == 228 and all(now[q] == r for q, r in rows.items())
+
+
+def test_held_out_requests_kept_elsewhere_are_scored_with_queries(tmp_path):
+    # food_fisv's held-out requests (like fineli's and the roadmap's) live outside the repository:
+    # --queries FILE, a file of the dev file's shape, is scored as the held-out split
+    held = tmp_path / "fisv-heldout.jsonl"
+    held.write_text('{"text": "appelsiinimehu", "lang": "fi", "right": ["02502409", "0758108231832"]}\n'
+                    '{"text": "apelsinjuice", "lang": "sv", "right": ["02502409", "0758108231832"]}\n', encoding="utf-8")
+    done = cli("products", "--dataset", "food_fisv", "--split", "heldout", "--configs", "bm25",
+               "--queries", str(held), "--json", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert [(r["id"], r["query"]) for r in out["requests"]] == [("food_fisv-heldout-1", "appelsiinimehu"),
+                                                                ("food_fisv-heldout-2", "apelsinjuice")]
+    assert out["configs"]["bm25"]["metrics"]["right_first_fi"] in (0.0, 1.0)
+    missing = one_line_error(cli("products", "--dataset", "food_fisv", "--queries", str(tmp_path / "nope.jsonl")))
+    assert "nope.jsonl" in missing
+    refused = one_line_error(cli("products", "--dataset", "food", "--queries", str(held)))
+    assert refused.startswith("olai-tui: --queries:")
