@@ -186,17 +186,36 @@ class BM25Index:
         terms = list(map(vocab.__getitem__, words))
         tfs = list(chain.from_iterable(map(dict.values, counts)))
         sizes = list(map(len, counts))
+        term = np.asarray(terms, dtype=np.int32)
+        doc = np.repeat(np.arange(len(counts), dtype=np.int32), sizes)
+        self._score(term, doc, np.asarray(tfs, dtype=np.float32), len(counts), vocab, k1, b)
+
+    @classmethod
+    def from_rows(cls, doc_first: np.ndarray, terms: np.ndarray, counts: np.ndarray, vocab: dict[str, int],
+                  k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """The index of documents given as a sparse matrix's rows: document i's words are the ids
+        ``terms[doc_first[i]:doc_first[i+1]]`` of ``vocab`` (word -> id), each ``counts`` times. Scores
+        are those ``from_counts`` gives the same documents (ids in another order change no sum)."""
+        index = cls.__new__(cls)
+        index.size = n_docs = len(doc_first) - 1
+        index._model = None
+        if len(terms):
+            doc = np.repeat(np.arange(n_docs, dtype=np.int32), np.diff(doc_first))
+            index._score(np.asarray(terms, dtype=np.int32), doc, np.asarray(counts, dtype=np.float32), n_docs,
+                         vocab, k1, b)
+        return index
+
+    def _score(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
+               k1: float, b: float) -> None:
+        """bm25s's Lucene scores of every (document, word) pair, as its word-major sparse matrix."""
         import bm25s  # imported here: only engines that rank lexically pay for it
 
-        n_docs, n_vocab = len(counts), len(vocab)
-        term = np.asarray(terms, dtype=np.int32)
-        doc = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
-        tf = np.asarray(tfs, dtype=np.float32)
+        n_vocab = self._words = len(vocab)
         df = np.bincount(term, minlength=n_vocab)
         doc_len = np.bincount(doc, weights=tf, minlength=n_docs)
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s
         tfc = tf / (k1 * ((1 - b) + b * doc_len[doc] / doc_len.mean()) + tf)  # Robertson's tf part
-        order = np.lexsort((doc, term))  # column by column (one per word), documents in order
+        order = _word_major(term)  # column by column (one per word), documents in order
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         model.scores = {"data": (idf[term] * tfc).astype(np.float32)[order], "indices": doc[order],
                         "indptr": np.concatenate(([0], np.cumsum(df))).astype(np.int64), "num_docs": n_docs}
@@ -209,7 +228,9 @@ class BM25Index:
         model = self._model
         if model is None:
             return np.zeros(self.size, dtype=np.float32)
-        ids = [model.vocab_dict[w] for w in query if w and w in model.vocab_dict]
+        vocab, known = model.vocab_dict, self._words
+        # ``known``: the words there were when the matrix was built; a shared vocabulary may have grown since
+        ids = [vocab[w] for w in query if w and w in vocab and vocab[w] < known]
         if not ids:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(model.get_scores_from_ids(ids), dtype=np.float32)
@@ -217,6 +238,15 @@ class BM25Index:
     def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:
         """The best ``k`` documents with a score above 0, best first (ties: corpus order)."""
         return top_of(self.scores(query), k)
+
+
+def _word_major(term: np.ndarray) -> np.ndarray:
+    """The order that sorts entries by word id, keeping document order within a word (they come
+    document by document): two stable passes over 16-bit halves, which numpy sorts by radix in linear
+    time, where one ``lexsort`` over (document, word) took most of a large index's build."""
+    low = np.argsort((term & 0xFFFF).astype(np.uint16), kind="stable")
+    high = np.argsort((term[low] >> 16).astype(np.uint16), kind="stable")
+    return low[high]
 
 
 def top_of(scores: np.ndarray, k: int) -> list[tuple[int, float]]:

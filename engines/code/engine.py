@@ -30,12 +30,15 @@ from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
                               read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
-from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
+from engines.code.code_index import CodeIndex, FileRecord
+from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, Problem, module_sources, tree_source
+from engines.code.gcpause import paused_gc
+from engines.code.index_store import cache_file, open_index, save_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
                                 fuse)
 from engines.code.ranking import symbol_query
-from engines.code.symbols import Symbol, embed_text
+from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
@@ -65,9 +68,11 @@ class CodeEngine(Engine):
     def __init__(self, root: str | os.PathLike | None = None, modules: Sequence[str] = (),
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
-                 remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None) -> None:
+                 remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None,
+                 persist: bool = True) -> None:
         """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
-        ``progress(files read, of)`` while a tree is read.
+        ``progress(files read, of)`` while a tree is read. ``persist``: keep the tree's index in the
+        cache (under ``cache_dir`` when given, else the user cache) and read it back on the next open.
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -80,10 +85,20 @@ class CodeEngine(Engine):
         if remote_endpoint:
             self._engine_notices.append(f"the code pane never sends source anywhere: the configured endpoint "
                                 f"{remote_endpoint} is ignored here; the local model embeds")
+        self._cache_dir = cache_dir
+        self._index_file: Path | None = None
+        self._saving = threading.Lock()
+        self._saver: threading.Thread | None = None
+        self._unsaved: CodeIndex | None = None
+        self.index_bytes = 0  # the cache file's size once written
+        self.parsed = 0  # files parsed by the last open (the rest came from the cache)
         if symbols is not None:
             self.sources: list[CodeSource] = []
             self.root = Path(root) if root is not None else Path(".")
-            loaded = CodeLoad(list(symbols), [], 0)
+            symbols = list(symbols)
+            index = CodeIndex.of_symbols(symbols, [symbol_counts(s) for s in symbols])
+            self.problems: list[Problem] = []
+            self.files = 0
         else:
             if modules:
                 self.sources = module_sources(list(modules))
@@ -92,42 +107,74 @@ class CodeEngine(Engine):
             else:
                 raise CorpusError("no corpus: give a folder or --modules")
             self.root = self.sources[0].root
-            loaded = load_sources(self.sources, document=symbol_counts, progress=progress)
-        self.problems: list[Problem] = loaded.problems
-        self.files = loaded.files
+            if persist:
+                folder = Path(cache_dir) / "code-index" if cache_dir else None
+                self._index_file = cache_file(self.sources) if folder is None else folder / cache_file(self.sources).name
+            index = self._open(progress)
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
         self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
         self._embedder = embedder
-        self._cache_dir = cache_dir
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
-        self._by_file: dict[str, list[Symbol]] = {}
-        self._documents_by_file: dict[str, list] = {}  # each symbol's BM25 document, as _by_file
-        self.set_symbols(loaded.symbols, loaded.documents)
+        self._install(index)
+
+    def _open(self, progress: Callable[[int, int], None] | None = None) -> CodeIndex:
+        """The sources' index: from the cache where the files are unchanged, the rest parsed (index_store.py)."""
+        with paused_gc():  # the collector finds nothing in a load and cost more than half its time (gcpause.py)
+            opened = open_index(self.sources, self._index_file, progress)
+        for notice in opened.notices:
+            if notice not in self._engine_notices:  # said once
+                self._engine_notices.append(notice)
+        self.problems = opened.walk_problems + opened.index.problems()
+        self.files, self.parsed = len(opened.index.files), opened.parsed
+        if not self.files and not self.problems:
+            self.problems.append(Problem(", ".join(s.label for s in self.sources) or ".", NO_CODE_FILES))
+        if opened.changed and self._index_file is not None:
+            self._save_later(opened.index)
+        return opened.index
+
+    # -- the cache file --------------------------------------------------------------------------
+    def _save_later(self, index: CodeIndex) -> None:
+        """Write the index to the cache on a thread of its own (the first answer does not wait for it);
+        not a daemon: a command that ends at once still leaves the cache written. Writes coalesce."""
+        with self._saving:
+            self._unsaved = index
+            if self._saver is not None:
+                return  # the running writer takes the newest index before it stops
+            self._saver = threading.Thread(target=self._save_pending, name="olai-code-index-save")
+            self._saver.start()
+
+    def _save_pending(self) -> None:
+        while True:
+            with self._saving:
+                index, self._unsaved = self._unsaved, None
+                if index is None:
+                    self._saver = None
+                    return
+            try:
+                self.index_bytes = save_index(index, self.sources, self._index_file)
+            except (OSError, ValueError) as exc:  # a full disk, a read-only cache: answers go on, uncached
+                notice = f"the code index cache {self._index_file} could not be written: {exc}"
+                if notice not in self._engine_notices:
+                    self._engine_notices.append(notice)
+
+    def wait_saved(self) -> None:
+        """Block until the cache holds the latest index (tests, the benchmark, close)."""
+        saver = self._saver
+        while saver is not None:
+            saver.join()
+            saver = self._saver
 
     # -- corpus --------------------------------------------------------------------------------
     @property
-    def symbols(self) -> list[Symbol]:
+    def symbols(self) -> Sequence[Symbol]:
         return self._symbols
 
-    def set_symbols(self, symbols: list[Symbol], documents: list | None = None) -> None:
-        """``documents``: each symbol's BM25 document when the load counted them (symbol_counts)."""
-        if documents is None:
-            documents = [symbol_counts(s) for s in symbols]
-        with self._lock:
-            self._by_file, self._documents_by_file = {}, {}
-            for symbol, document in zip(symbols, documents):
-                self._by_file.setdefault(symbol.path, []).append(symbol)
-                self._documents_by_file.setdefault(symbol.path, []).append(document)
-        self._install(list(symbols), list(documents))
-
     def reload(self) -> None:
-        """Read the whole corpus again (the pane's rebuild); a benchmark's symbols stay as they are."""
+        """Read the whole corpus again (the pane's rebuild): changed files parsed, the rest from the cache."""
         if not self.sources:
             return
-        loaded = load_sources(self.sources, document=symbol_counts)
-        self.problems, self.files = loaded.problems, loaded.files
-        self.set_symbols(loaded.symbols, loaded.documents)
+        self._install(self._open())
 
     def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
                      rel: str | None = None) -> None:
@@ -140,36 +187,45 @@ class CodeEngine(Engine):
     def replace_files(self, changes: list[tuple[str, list[Symbol], Problem | None, str | None]]) -> None:
         """Several files' (path, symbols, problem, rel) at once, the watcher's batch: BM25 is rebuilt
         once, not once per file (1,000 files written in a burst were not all in after 100 s)."""
-        counted = {path: [symbol_counts(s) for s in symbols] for path, symbols, _, _ in changes if symbols}  # off the lock
+        prepared = []
+        for path, symbols, problem, rel in changes:  # off the lock: the changed files' words counted
+            st = os.stat(path) if os.path.isfile(path) else None
+            # The digest is left empty: the file may have changed again since it was parsed, so the next
+            # open parses it once more rather than trust these symbols for those bytes.
+            record = FileRecord(path, rel or os.path.basename(path), self._source_number(path),
+                                st.st_size if st else -1, st.st_mtime_ns if st else -1, st.st_ctime_ns if st else -1,
+                                b"", problem, 0, 0, 0)
+            prepared.append((record, symbols, [symbol_counts(s) for s in symbols]))
         with self._lock:
             for path, symbols, problem, rel in changes:
                 named = {rel, problem.path if problem else None} - {None}
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
-                if symbols:
-                    self._by_file[path] = symbols
-                    self._documents_by_file[path] = counted[path]
-                else:
-                    self._by_file.pop(path, None)
-                    self._documents_by_file.pop(path, None)
-            order = sorted(self._by_file)
-            merged = [s for p in order for s in self._by_file[p]]
-            documents = [d for p in order for d in self._documents_by_file[p]]
-        self._install(merged, documents)  # only the changed files' words counted again
+            index = self._index.replaced(prepared)
+        self._install(index)  # only the changed files' words counted again
+        if self._index_file is not None:
+            self._save_later(index)
         if self._vectors is not None and not self.wait_for_index:
             self._vectors.start()
+
+    def _source_number(self, path: str) -> int:
+        for i, source in enumerate(self.sources):
+            if path == str(source.root) or path.startswith(str(source.root).rstrip(os.sep) + os.sep):
+                return i
+        return 0
 
     def file_paths(self) -> list[str]:
         """The files the symbols come from (absolute paths): what the watcher drops when a folder goes."""
         with self._lock:
-            return list(self._by_file)
+            return [f.path for f in self._index.files if f.end > f.first]
 
-    def _install(self, symbols: list[Symbol], documents: list) -> None:
-        lexical = LexicalIndex.build(symbols, documents=documents)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
+    def _install(self, index: CodeIndex) -> None:
+        lexical = LexicalIndex.of_index(index)  # inline: the first answer needs it
         with self._lock:
-            self._symbols = symbols
+            self._index = index
+            self._symbols = lexical.symbols
             self._lexical = lexical
         if self._vectors is not None:
-            self._vectors.set_texts([embed_text(s) for s in symbols])
+            self._vectors.set_texts(index.embed_texts())
 
     # -- the embedding index -------------------------------------------------------------------
     @property
@@ -184,7 +240,7 @@ class CodeEngine(Engine):
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
             index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
-            index.set_texts([embed_text(s) for s in self._symbols])
+            index.set_texts(self._index.embed_texts())
             self._vectors = index
         return self._vectors
 
@@ -202,6 +258,7 @@ class CodeEngine(Engine):
     def close(self) -> None:
         if self._vectors is not None:
             self._vectors.stop()
+        self.wait_saved()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
     def index_summary(self, state) -> str:
@@ -233,10 +290,11 @@ class CodeEngine(Engine):
 
     def read(self, item_id: str) -> Passage:
         with self._lock:
-            symbols = self._symbols
-        symbol = next((s for s in symbols if s.id == item_id), None)
-        if symbol is None:
+            index = self._index
+        position = index.position_of(item_id)
+        if position is None:
             raise KeyError(item_id)
+        symbol = index.symbol(position)
         try:
             text, cut = read_lines(symbol.path, symbol.line, symbol.end_line)
         except OSError:

@@ -121,6 +121,13 @@ class LexicalIndex:
             docs = documents if documents is not None else [symbol_counts(s, weights, stem) for s in symbols]
             return cls(list(symbols), weights, stem, BM25Index.from_counts(docs, k1=K1, b=B), CodeShape(symbols))
 
+    @classmethod
+    def of_index(cls, index) -> "LexicalIndex":
+        """The index over a code index's columns (code_index.py): its stored word counts, no symbol made."""
+        first, terms, counts = index.documents()
+        bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, k1=K1, b=B)
+        return cls(index.symbols(), FIELD_WEIGHTS, STEM, bm25, index.shape())
+
     def query_words(self, query: str) -> list[str]:
         return tokenize(query, self.stem) + (compounds(query) if COMPOUNDS else [])
 
