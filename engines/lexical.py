@@ -205,6 +205,29 @@ class BM25Index:
                          vocab, k1, b)
         return index
 
+    @classmethod
+    def from_matrix(cls, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n_docs: int,
+                    vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """An index whose word-major score matrix was kept (``matrix()`` of an index of the same
+        documents): nothing computed."""
+        import bm25s
+
+        index = cls.__new__(cls)
+        index.size, index._words = n_docs, len(indptr) - 1
+        model = bm25s.BM25(k1=k1, b=b, method="lucene")
+        model.scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": n_docs}
+        model.vocab_dict = vocab
+        model.nonoccurrence_array = None
+        index._model = model
+        return index
+
+    def matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(data, indices, indptr) of the word-major score matrix; None for an empty index."""
+        if self._model is None:
+            return None
+        scores = self._model.scores
+        return scores["data"], scores["indices"], scores["indptr"]
+
     def _score(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
                k1: float, b: float) -> None:
         """bm25s's Lucene scores of every (document, word) pair, as its word-major sparse matrix."""

@@ -48,6 +48,9 @@ class CodeIndex:
         self.row_of = np.arange(self.size, dtype=np.int64) - np.repeat(
             before - np.array([f.first for f in files], dtype=np.int64), counts)
         self._ids: dict[str, int] | None = None
+        # The BM25 matrix as (data, indices, indptr, k1, b): the one the cache held, when its rows are
+        # these rows (an open with nothing changed), or the one built here, for the cache to keep.
+        self.bm25: tuple | None = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -140,6 +143,11 @@ class CodeIndex:
     def shape(self):
         from engines.code.ranking import CodeShape
 
+        files = [f for f in self.files if f.end > f.first]
+        if all(f.path for f in files):  # a tree's files: the ranking's file facts once a file
+            return CodeShape.of_files([(f.path, f.rel) for f in files], [f.end - f.first for f in files],
+                                      self.column(lambda c: c.text["name"].all()), self.column(lambda c: c.length),
+                                      lambda i: self.chunks[self.chunk_of[i]].text["qualname"][self.row_of[i]])
         paths = [f.path for f in self.files]
         path_of = [paths[i] for i in self.file_of.tolist()]
         kinds = self.column(lambda c: np.asarray(c.kinds + [""], dtype=object)[c.kind].tolist())

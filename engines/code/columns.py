@@ -19,6 +19,7 @@ from engines.code.symbols import Symbol
 from engines.index_cache import StringColumn
 
 TEXT_FIELDS = ("id", "module", "qualname", "signature", "docstring", "source", "where")
+SHAPE_FIELDS = ("name",)  # the name a query may say (ranking.own_name): kept so an open need not work it out
 LIST_FIELDS = ("decorators", "bases")
 
 
@@ -65,7 +66,7 @@ class Chunk:
 
     def symbol(self, row: int, path: str) -> Symbol:
         row = int(row)
-        text = {name: column[row] for name, column in self.text.items()}
+        text = {name: self.text[name][row] for name in TEXT_FIELDS}
         lists = {}
         for name, (column, first) in self.items.items():
             lists[name] = tuple(column[i] for i in range(int(first[row]), int(first[row + 1])))
@@ -83,7 +84,10 @@ class Chunk:
         kind_code = {k: i for i, k in enumerate(kinds)}
         language_code = {k: i for i, k in enumerate(languages)}
         n = len(symbols)
+        from engines.code.ranking import own_name
+
         text = {name: StringColumn.of([getattr(s, name) for s in symbols]) for name in TEXT_FIELDS}
+        text["name"] = StringColumn.of([own_name(s.kind, s.qualname) for s in symbols])
         items = {}
         for name in LIST_FIELDS:
             lists = [getattr(s, name) for s in symbols]
@@ -121,7 +125,7 @@ class Chunk:
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], kinds: list[str], languages: list[str]) -> "Chunk":
-        text = {name: StringColumn.from_arrays(arrays, name) for name in TEXT_FIELDS}
+        text = {name: StringColumn.from_arrays(arrays, name) for name in TEXT_FIELDS + SHAPE_FIELDS}
         items = {name: (StringColumn.from_arrays(arrays, name), arrays[f"{name}.first"]) for name in LIST_FIELDS}
         chunk = cls(text, items, arrays["kind"], arrays["language"], arrays["line"], arrays["end_line"],
                     arrays["length"], arrays["content_hash"], arrays["doc_first"], arrays["doc_terms"],
@@ -152,7 +156,7 @@ class Chunk:
                 base += int(first[b] - first[a])
             return np.concatenate(out)
 
-        text = {name: StringColumn.gather([c.text[name] for c in chunks], runs) for name in TEXT_FIELDS}
+        text = {name: StringColumn.gather([c.text[name] for c in chunks], runs) for name in TEXT_FIELDS + SHAPE_FIELDS}
         items = {}
         for name in LIST_FIELDS:
             item_runs = [(c, int(chunks[c].items[name][1][a]), int(chunks[c].items[name][1][b])) for c, a, b in runs]

@@ -98,7 +98,7 @@ class CodeEngine(Engine):
             symbols = list(symbols)
             index = CodeIndex.of_symbols(symbols, [symbol_counts(s) for s in symbols])
             self.problems: list[Problem] = []
-            self.files = 0
+            self.files, changed = 0, False
         else:
             if modules:
                 self.sources = module_sources(list(modules))
@@ -110,15 +110,17 @@ class CodeEngine(Engine):
             if persist:
                 folder = Path(cache_dir) / "code-index" if cache_dir else None
                 self._index_file = cache_file(self.sources) if folder is None else folder / cache_file(self.sources).name
-            index = self._open(progress)
+            index, changed = self._open(progress)
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
         self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
         self._install(index)
+        if self.sources and changed and self._index_file is not None:
+            self._save_later(index)  # after the install: the BM25 matrix it built is saved too
 
-    def _open(self, progress: Callable[[int, int], None] | None = None) -> CodeIndex:
+    def _open(self, progress: Callable[[int, int], None] | None = None) -> tuple[CodeIndex, bool]:
         """The sources' index: from the cache where the files are unchanged, the rest parsed (index_store.py)."""
         with paused_gc():  # the collector finds nothing in a load and cost more than half its time (gcpause.py)
             opened = open_index(self.sources, self._index_file, progress)
@@ -129,9 +131,7 @@ class CodeEngine(Engine):
         self.files, self.parsed = len(opened.index.files), opened.parsed
         if not self.files and not self.problems:
             self.problems.append(Problem(", ".join(s.label for s in self.sources) or ".", NO_CODE_FILES))
-        if opened.changed and self._index_file is not None:
-            self._save_later(opened.index)
-        return opened.index
+        return opened.index, opened.changed
 
     # -- the cache file --------------------------------------------------------------------------
     def _save_later(self, index: CodeIndex) -> None:
@@ -174,7 +174,10 @@ class CodeEngine(Engine):
         """Read the whole corpus again (the pane's rebuild): changed files parsed, the rest from the cache."""
         if not self.sources:
             return
-        self._install(self._open())
+        index, changed = self._open()
+        self._install(index)
+        if changed and self._index_file is not None:
+            self._save_later(index)
 
     def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
                      rel: str | None = None) -> None:

@@ -124,8 +124,14 @@ class LexicalIndex:
     @classmethod
     def of_index(cls, index) -> "LexicalIndex":
         """The index over a code index's columns (code_index.py): its stored word counts, no symbol made."""
-        first, terms, counts = index.documents()
-        bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, k1=K1, b=B)
+        kept = index.bm25
+        if kept is not None and kept[3:] == (K1, B) and len(kept[2]) - 1 <= len(index.vocabulary):
+            bm25 = BM25Index.from_matrix(*kept[:3], len(index), index.vocabulary.ids, k1=K1, b=B)
+        else:
+            first, terms, counts = index.documents()
+            bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, k1=K1, b=B)
+            matrix = bm25.matrix()
+            index.bm25 = None if matrix is None else (*matrix, K1, B)
         return cls(index.symbols(), FIELD_WEIGHTS, STEM, bm25, index.shape())
 
     def query_words(self, query: str) -> list[str]:
