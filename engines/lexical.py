@@ -176,7 +176,7 @@ class BM25Index:
 
     def _build(self, counts: Sequence[dict[str, int]], k1: float, b: float) -> None:
         self.size = len(counts)
-        self._model = None
+        self._model = self._tf = None
         words = list(chain.from_iterable(counts))  # every document's distinct words, in order
         if not words:
             return
@@ -198,16 +198,16 @@ class BM25Index:
         are those ``from_counts`` gives the same documents (ids in another order change no sum)."""
         index = cls.__new__(cls)
         index.size = n_docs = len(doc_first) - 1
-        index._model = None
+        index._model = index._tf = None
         if len(terms):
             doc = np.repeat(np.arange(n_docs, dtype=np.int32), np.diff(doc_first))
             index._score(np.asarray(terms, dtype=np.int32), doc, np.asarray(counts, dtype=np.float32), n_docs,
-                         vocab, k1, b)
+                         vocab, k1, b, keep=True)
         return index
 
     @classmethod
-    def from_matrix(cls, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, n_docs: int,
-                    vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+    def from_matrix(cls, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, tf: np.ndarray | None,
+                    n_docs: int, vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
         """An index whose word-major score matrix was kept (``matrix()`` of an index of the same
         documents): nothing computed."""
         import bm25s
@@ -218,33 +218,64 @@ class BM25Index:
         model.scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": n_docs}
         model.vocab_dict = vocab
         model.nonoccurrence_array = None
-        index._model = model
+        index._model, index._tf = model, tf
         return index
 
-    def matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(data, indices, indptr) of the word-major score matrix; None for an empty index."""
+    def matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
+        """(data, indices, indptr, counts or None) of the word-major matrix; None for an empty index."""
         if self._model is None:
             return None
         scores = self._model.scores
-        return scores["data"], scores["indices"], scores["indptr"]
+        return scores["data"], scores["indices"], scores["indptr"], getattr(self, "_tf", None)
 
     def _score(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
-               k1: float, b: float) -> None:
+               k1: float, b: float, keep: bool = False) -> None:
         """bm25s's Lucene scores of every (document, word) pair, as its word-major sparse matrix."""
+        order = _word_major(term)  # column by column (one per word), documents in order
+        self._fill(term[order], doc[order], tf[order], n_docs, vocab, k1, b, keep)
+
+    def _fill(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
+              k1: float, b: float, keep: bool) -> None:
+        """The matrix from its entries in word-major order; ``keep``: hold on to the counts (``patched``)."""
         import bm25s  # imported here: only engines that rank lexically pay for it
 
         n_vocab = self._words = len(vocab)
         df = np.bincount(term, minlength=n_vocab)
-        doc_len = np.bincount(doc, weights=tf, minlength=n_docs)
+        doc_len = np.bincount(doc, weights=tf, minlength=n_docs)  # whole counts: exact in any order
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s
         tfc = tf / (k1 * ((1 - b) + b * doc_len[doc] / doc_len.mean()) + tf)  # Robertson's tf part
-        order = _word_major(term)  # column by column (one per word), documents in order
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
-        model.scores = {"data": (idf[term] * tfc).astype(np.float32)[order], "indices": doc[order],
+        model.scores = {"data": (idf[term] * tfc).astype(np.float32), "indices": doc,
                         "indptr": np.concatenate(([0], np.cumsum(df))).astype(np.int64), "num_docs": n_docs}
         model.vocab_dict = vocab
         model.nonoccurrence_array = None  # Lucene's BM25 has no score for absent words
         self._model = model
+        self._tf = tf if keep else None
+
+    def patched(self, old_to_new: np.ndarray, n_docs: int, terms: np.ndarray, docs: np.ndarray, counts: np.ndarray,
+                vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index | None":
+        """This index with its documents renumbered (``old_to_new``: each old document's new number, -1
+        for one gone) and new documents' entries added (word ids, new document numbers, counts): the
+        scores ``from_rows`` gives the new documents, without its sort over every entry (a watcher's
+        edit of one file in a 180,000-symbol tree). None when it cannot be patched (no counts kept,
+        documents reordered): build it again."""
+        model, kept_tf = self._model, getattr(self, "_tf", None)
+        alive = old_to_new[old_to_new >= 0]
+        if model is None or kept_tf is None or (alive.size > 1 and bool(np.any(np.diff(alive) <= 0))):
+            return None
+        indptr, old_docs = model.scores["indptr"], model.scores["indices"]
+        old_terms = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
+        renumbered = old_to_new[old_docs]
+        keep = renumbered >= 0
+        term, doc, tf = old_terms[keep], renumbered[keep].astype(np.int32), kept_tf[keep]
+        order = np.lexsort((docs, terms))
+        new_term, new_doc = terms[order].astype(np.int32), docs[order].astype(np.int32)
+        at = np.searchsorted(term.astype(np.int64) * n_docs + doc, new_term.astype(np.int64) * n_docs + new_doc)
+        index = BM25Index.__new__(BM25Index)
+        index.size, index._model = n_docs, None
+        index._fill(np.insert(term, at, new_term), np.insert(doc, at, new_doc),
+                    np.insert(tf, at, counts[order].astype(np.float32)), n_docs, vocab, k1, b, keep=True)
+        return index
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
         """One score per document (0 where no query word occurs)."""

@@ -51,6 +51,7 @@ class CodeIndex:
         # The BM25 matrix as (data, indices, indptr, k1, b): the one the cache held, when its rows are
         # these rows (an open with nothing changed), or the one built here, for the cache to keep.
         self.bm25: tuple | None = None
+        self.patch: tuple | None = None  # set by replaced(): how to patch the previous index's BM25
         self._lock = threading.Lock()
 
     @classmethod
@@ -138,7 +139,35 @@ class CodeIndex:
             symbols += file_symbols
             documents += file_documents
         chunk = Chunk.of_symbols(symbols, documents, self.vocabulary)  # the vocabulary only grows: ids stay
-        return CodeIndex([files[p] for p in sorted(files)], self.chunks + [chunk], self.vocabulary, self.stat_ns)
+        index = CodeIndex([files[p] for p in sorted(files)], self.chunks + [chunk], self.vocabulary, self.stat_ns)
+        index.patch = self._renumbering(index, new)
+        return index
+
+    def _renumbering(self, index: "CodeIndex", new: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """How ``index`` (this one with some files replaced) renumbers this one's symbols (-1: gone),
+        and the replaced files' BM25 entries (word ids, new symbol numbers, counts): what
+        BM25Index.patched takes."""
+        before, at = {}, 0
+        for f in self.files:
+            before[f.path] = at
+            at += f.end - f.first
+        old_to_new = np.full(self.size, -1, dtype=np.int64)
+        chunk = index.chunks[new]
+        terms, docs, counts, at = [], [], [], 0
+        for f in index.files:
+            n = f.end - f.first
+            if f.chunk != new:
+                old = before[f.path]
+                old_to_new[old:old + n] = np.arange(at, at + n)
+            elif n:
+                lo, hi = int(chunk.doc_first[f.first]), int(chunk.doc_first[f.end])
+                terms.append(chunk.doc_terms[lo:hi])
+                counts.append(chunk.doc_counts[lo:hi])
+                docs.append(np.repeat(np.arange(at, at + n, dtype=np.int32), np.diff(chunk.doc_first[f.first:f.end + 1])))
+            at += n
+        empty = np.zeros(0, dtype=np.int32)
+        return (old_to_new, np.concatenate(terms or [empty]), np.concatenate(docs or [empty]),
+                np.concatenate(counts or [empty]))
 
     def shape(self):
         from engines.code.ranking import CodeShape

@@ -203,8 +203,8 @@ class CodeEngine(Engine):
             for path, symbols, problem, rel in changes:
                 named = {rel, problem.path if problem else None} - {None}
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
-            index = self._index.replaced(prepared)
-        self._install(index)  # only the changed files' words counted again
+            index, previous = self._index.replaced(prepared), self._lexical
+        self._install(index, previous)  # only the changed files' words counted again; BM25 patched
         if self._index_file is not None:
             self._save_later(index)
         if self._vectors is not None and not self.wait_for_index:
@@ -221,8 +221,8 @@ class CodeEngine(Engine):
         with self._lock:
             return [f.path for f in self._index.files if f.end > f.first]
 
-    def _install(self, index: CodeIndex) -> None:
-        lexical = LexicalIndex.of_index(index)  # inline: the first answer needs it
+    def _install(self, index: CodeIndex, previous: LexicalIndex | None = None) -> None:
+        lexical = LexicalIndex.of_index(index, previous)  # inline: the first answer needs it
         with self._lock:
             self._index = index
             self._symbols = lexical.symbols

@@ -207,7 +207,10 @@ def _read(cache: Path, sources: Sequence[CodeSource]) -> tuple[dict[str, FileRec
         if len(indptr) - 1 > len(vocabulary) or int(indptr[-1]) != len(arrays["bm25.data"]) or \
                 len(arrays["bm25.indices"]) != len(arrays["bm25.data"]):
             raise CacheFault("damaged (its BM25 matrix disagrees with its vocabulary)")
-        kept = (arrays["bm25.data"], arrays["bm25.indices"], indptr, bm25["k1"], bm25["b"])
+        tf = arrays.get("bm25.tf")
+        if tf is not None and len(tf) != len(arrays["bm25.data"]):
+            raise CacheFault("damaged (its BM25 counts disagree with its matrix)")
+        kept = (arrays["bm25.data"], arrays["bm25.indices"], indptr, tf, bm25["k1"], bm25["b"])
     return records, chunk, vocabulary, int(meta["stat_ns"]), kept
 
 
@@ -233,8 +236,10 @@ def save_index(index: CodeIndex, sources: Sequence[CodeSource], cache: Path) -> 
                    "file.first": first})
     meta = {"roots": _roots(sources), "stat_ns": index.stat_ns, "kinds": chunk.kinds, "languages": chunk.languages}
     if index.bm25 is not None:  # kept so that an open with nothing changed builds no BM25 (1.3 s CPU for the monorepo)
-        data, indices, indptr, k1, b = index.bm25
+        data, indices, indptr, tf, k1, b = index.bm25
         arrays.update({"bm25.data": data, "bm25.indices": indices, "bm25.indptr": indptr})
+        if tf is not None:  # the counts a watcher's edit patches the matrix from
+            arrays["bm25.tf"] = tf
         meta["bm25"] = {"k1": k1, "b": b}
     return write_arrays(cache, KIND, FORMAT, meta, arrays)
 

@@ -184,3 +184,64 @@ def test_nothing_is_written_into_the_tree_and_no_temporary_file_is_left(tree, tm
     open_engine(tree, cache).close()
     assert sorted(p.name for p in tree.rglob("*")) == before
     assert [p.name for p in (cache / "code-index").iterdir()] == [index_path(tree, cache).name]
+
+
+def test_the_ranking_reads_the_same_of_the_columns_as_of_the_symbols(tmp_path):
+    """CodeShape.of_files (per file, from the index's columns) against CodeShape(symbols) (per symbol),
+    on a tree with a C header whose source file is there (it sinks) and one whose is not."""
+    from engines.code.ranking import CodeShape
+
+    tree = tmp_path / "tree"
+    shutil.copytree(DEMO, tree)
+    (tree / "native").mkdir()
+    (tree / "native" / "ring_buffer.h").write_text("int ring_push(int x);\nstruct ring { int size; };\n")
+    (tree / "native" / "ring_buffer.c").write_text("int ring_push(int x) { return x; }\n")
+    (tree / "native" / "lone.h").write_text("int lone_value(void);\n")
+    engine = CodeEngine(tree, persist=False)
+    symbols = list(engine.symbols)
+    columns, plain = engine._lexical.shape, CodeShape(symbols)
+    assert columns.file == plain.file and columns.stem == plain.stem and columns.penalty == plain.penalty
+    assert columns.path_parts == plain.path_parts and columns.flat_stem == plain.flat_stem
+    assert columns.stem_parts == plain.stem_parts and list(columns.length) == plain.length
+    assert [columns.qualnames[i] for i in range(len(symbols))] == plain.qualnames
+    for name in set(plain.by_name) | {"ring_push", "nothing_named_so", ""}:
+        assert list(columns.by_name.get(name, ())) == plain.by_name.get(name, [])
+        assert list(columns.by_lower.get(name.lower(), ())) == plain.by_lower.get(name.lower(), [])
+    sank = [plain.penalty[i] for i, s in enumerate(symbols) if s.path.endswith("ring_buffer.h")]
+    alone = [plain.penalty[i] for i, s in enumerate(symbols) if s.path.endswith("lone.h")]
+    assert sank and alone and max(sank) < min(alone)  # the header with its source sank: the case is exercised
+    engine.close()
+
+
+def test_a_watchers_edit_patches_bm25_to_the_scores_a_fresh_build_gives(tree, tmp_path, monkeypatch):
+    """The edit path (BM25Index.patched: entries renumbered and inserted, no sort) against a cold open
+    of the tree as it ends up: the same symbols in the same order, scores equal to the last bit."""
+    from engines.lexical import BM25Index
+
+    patched = []
+    original = BM25Index.patched
+
+    def spy(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        patched.append(result is not None)
+        return result
+
+    monkeypatch.setattr(BM25Index, "patched", spy)
+    cache = tmp_path / "cache"
+    open_engine(tree, cache).close()
+    engine = open_engine(tree, cache)  # the BM25 matrix and its counts read back from the cache
+    (tree / "shopfront" / "cache.py").unlink()
+    (tree / "shopfront" / "retry.py").write_text("def retry_with_jitter(limit):\n    '''Retry, waiting.'''\n")
+    (tree / "shopfront" / "aaa_first.py").write_text("def throttle_first_requests():\n    pass\n")
+    CodeWatcher(engine).apply({str(tree / "shopfront" / p) for p in ("cache.py", "retry.py", "aaa_first.py")})
+    (tree / "zzz_last.py").write_text("class RequestThrottle:\n    def allow(self):\n        return True\n")
+    CodeWatcher(engine).apply({str(tree / "zzz_last.py")})
+    assert patched == [True, True]
+    fresh = CodeEngine(tree, persist=False)
+    assert [s.id for s in engine.symbols] == [s.id for s in fresh.symbols]
+    for query in ("throttle requests", "retry jitter", "expiring cache", "allow", "order total tax"):
+        words = fresh._lexical.query_words(query)
+        assert engine._lexical.index.scores(words).tolist() == fresh._lexical.index.scores(words).tolist()
+        assert top_ids(engine, query) == top_ids(fresh, query)
+    fresh.close()
+    engine.close()
