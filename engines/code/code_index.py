@@ -174,9 +174,11 @@ class CodeIndex:
 
         files = [f for f in self.files if f.end > f.first]
         if all(f.path for f in files):  # a tree's files: the ranking's file facts once a file
-            return CodeShape.of_files([(f.path, f.rel) for f in files], [f.end - f.first for f in files],
-                                      self.column(lambda c: c.text["name"].all()), self.column(lambda c: c.length),
-                                      lambda i: self.chunks[self.chunk_of[i]].text["qualname"][self.row_of[i]])
+            from engines.code.file_shape import shape_of_files
+
+            return shape_of_files([(f.path, f.rel) for f in files], [f.end - f.first for f in files],
+                                  self.column(lambda c: c.text["name"].all()), self.column(lambda c: c.length),
+                                  lambda i: self.chunks[self.chunk_of[i]].text["qualname"][self.row_of[i]])
         paths = [f.path for f in self.files]
         path_of = [paths[i] for i in self.file_of.tolist()]
         kinds = self.column(lambda c: np.asarray(c.kinds + [""], dtype=object)[c.kind].tolist())

@@ -84,7 +84,7 @@ class Chunk:
         kind_code = {k: i for i, k in enumerate(kinds)}
         language_code = {k: i for i, k in enumerate(languages)}
         n = len(symbols)
-        from engines.code.ranking import own_name
+        from engines.code.file_shape import own_name
 
         text = {name: StringColumn.of([getattr(s, name) for s in symbols]) for name in TEXT_FIELDS}
         text["name"] = StringColumn.of([own_name(s.kind, s.qualname) for s in symbols])

@@ -30,10 +30,10 @@ from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
                               read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
-from engines.code.code_index import CodeIndex, FileRecord
+from engines.code.code_index import CodeIndex
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, Problem, module_sources, tree_source
 from engines.code.gcpause import paused_gc
-from engines.code.index_store import cache_file, open_index, save_index
+from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
                                 fuse)
@@ -85,12 +85,7 @@ class CodeEngine(Engine):
         if remote_endpoint:
             self._engine_notices.append(f"the code pane never sends source anywhere: the configured endpoint "
                                 f"{remote_endpoint} is ignored here; the local model embeds")
-        self._cache_dir = cache_dir
-        self._index_file: Path | None = None
-        self._saving = threading.Lock()
-        self._saver: threading.Thread | None = None
-        self._unsaved: CodeIndex | None = None
-        self.index_bytes = 0  # the cache file's size once written
+        self._cache_dir, self._index_file, self._writer = cache_dir, None, None
         self.parsed = 0  # files parsed by the last open (the rest came from the cache)
         if symbols is not None:
             self.sources: list[CodeSource] = []
@@ -108,17 +103,15 @@ class CodeEngine(Engine):
                 raise CorpusError("no corpus: give a folder or --modules")
             self.root = self.sources[0].root
             if persist:
-                folder = Path(cache_dir) / "code-index" if cache_dir else None
-                self._index_file = cache_file(self.sources) if folder is None else folder / cache_file(self.sources).name
+                self._index_file = cache_file(self.sources, Path(cache_dir) / "code-index" if cache_dir else None)
+                self._writer = IndexWriter(self.sources, self._index_file, self._engine_notices)
             index, changed = self._open(progress)
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
         self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
-        self._install(index)
-        if self.sources and changed and self._index_file is not None:
-            self._save_later(index)  # after the install: the BM25 matrix it built is saved too
+        self._install(index, write=changed)
 
     def _open(self, progress: Callable[[int, int], None] | None = None) -> tuple[CodeIndex, bool]:
         """The sources' index: from the cache where the files are unchanged, the rest parsed (index_store.py)."""
@@ -133,38 +126,6 @@ class CodeEngine(Engine):
             self.problems.append(Problem(", ".join(s.label for s in self.sources) or ".", NO_CODE_FILES))
         return opened.index, opened.changed
 
-    # -- the cache file --------------------------------------------------------------------------
-    def _save_later(self, index: CodeIndex) -> None:
-        """Write the index to the cache on a thread of its own (the first answer does not wait for it);
-        not a daemon: a command that ends at once still leaves the cache written. Writes coalesce."""
-        with self._saving:
-            self._unsaved = index
-            if self._saver is not None:
-                return  # the running writer takes the newest index before it stops
-            self._saver = threading.Thread(target=self._save_pending, name="olai-code-index-save")
-            self._saver.start()
-
-    def _save_pending(self) -> None:
-        while True:
-            with self._saving:
-                index, self._unsaved = self._unsaved, None
-                if index is None:
-                    self._saver = None
-                    return
-            try:
-                self.index_bytes = save_index(index, self.sources, self._index_file)
-            except (OSError, ValueError) as exc:  # a full disk, a read-only cache: answers go on, uncached
-                notice = f"the code index cache {self._index_file} could not be written: {exc}"
-                if notice not in self._engine_notices:
-                    self._engine_notices.append(notice)
-
-    def wait_saved(self) -> None:
-        """Block until the cache holds the latest index (tests, the benchmark, close)."""
-        saver = self._saver
-        while saver is not None:
-            saver.join()
-            saver = self._saver
-
     # -- corpus --------------------------------------------------------------------------------
     @property
     def symbols(self) -> Sequence[Symbol]:
@@ -174,10 +135,7 @@ class CodeEngine(Engine):
         """Read the whole corpus again (the pane's rebuild): changed files parsed, the rest from the cache."""
         if not self.sources:
             return
-        index, changed = self._open()
-        self._install(index)
-        if changed and self._index_file is not None:
-            self._save_later(index)
+        self._install(*self._open())
 
     def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
                      rel: str | None = None) -> None:
@@ -190,43 +148,31 @@ class CodeEngine(Engine):
     def replace_files(self, changes: list[tuple[str, list[Symbol], Problem | None, str | None]]) -> None:
         """Several files' (path, symbols, problem, rel) at once, the watcher's batch: BM25 is rebuilt
         once, not once per file (1,000 files written in a burst were not all in after 100 s)."""
-        prepared = []
-        for path, symbols, problem, rel in changes:  # off the lock: the changed files' words counted
-            st = os.stat(path) if os.path.isfile(path) else None
-            # The digest is left empty: the file may have changed again since it was parsed, so the next
-            # open parses it once more rather than trust these symbols for those bytes.
-            record = FileRecord(path, rel or os.path.basename(path), self._source_number(path),
-                                st.st_size if st else -1, st.st_mtime_ns if st else -1, st.st_ctime_ns if st else -1,
-                                b"", problem, 0, 0, 0)
-            prepared.append((record, symbols, [symbol_counts(s) for s in symbols]))
+        prepared = [(edited_record(self.sources, path, rel, problem), symbols, [symbol_counts(s) for s in symbols])
+                    for path, symbols, problem, rel in changes]  # off the lock: the changed files' words counted
         with self._lock:
             for path, symbols, problem, rel in changes:
                 named = {rel, problem.path if problem else None} - {None}
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
             index, previous = self._index.replaced(prepared), self._lexical
-        self._install(index, previous)  # only the changed files' words counted again; BM25 patched
-        if self._index_file is not None:
-            self._save_later(index)
+        self._install(index, True, previous)  # only the changed files' words counted again; BM25 patched
         if self._vectors is not None and not self.wait_for_index:
             self._vectors.start()
-
-    def _source_number(self, path: str) -> int:
-        for i, source in enumerate(self.sources):
-            if path == str(source.root) or path.startswith(str(source.root).rstrip(os.sep) + os.sep):
-                return i
-        return 0
 
     def file_paths(self) -> list[str]:
         """The files the symbols come from (absolute paths): what the watcher drops when a folder goes."""
         with self._lock:
             return [f.path for f in self._index.files if f.end > f.first]
 
-    def _install(self, index: CodeIndex, previous: LexicalIndex | None = None) -> None:
+    def _install(self, index: CodeIndex, write: bool = False, previous: LexicalIndex | None = None) -> None:
+        """Search ``index`` from now on; ``write``: to the cache too, after the BM25 matrix is built (it is kept)."""
         lexical = LexicalIndex.of_index(index, previous)  # inline: the first answer needs it
         with self._lock:
             self._index = index
             self._symbols = lexical.symbols
             self._lexical = lexical
+        if write and self._writer is not None:
+            self._writer.write_later(index)
         if self._vectors is not None:
             self._vectors.set_texts(index.embed_texts())
 
@@ -262,6 +208,11 @@ class CodeEngine(Engine):
         if self._vectors is not None:
             self._vectors.stop()
         self.wait_saved()
+
+    def wait_saved(self) -> None:
+        """Block until the cache holds the latest index (tests, the benchmark, close)."""
+        if self._writer is not None:
+            self._writer.wait()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
     def index_summary(self, state) -> str:

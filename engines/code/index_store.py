@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,9 +42,10 @@ FORMAT = 1
 RACY_NS = 2_000_000_000
 
 
-def cache_file(sources: Sequence[CodeSource]) -> Path:
+def cache_file(sources: Sequence[CodeSource], folder: Path | None = None) -> Path:
+    """The sources' cache file: in ``folder``, by default the user cache's code-index folder."""
     key = hashlib.sha256(_roots(sources).encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return cache_root() / "code-index" / f"{key}.idx"
+    return (folder or cache_root() / "code-index") / f"{key}.idx"
 
 
 def _roots(sources: Sequence[CodeSource]) -> str:
@@ -165,6 +167,17 @@ def open_index(sources: Sequence[CodeSource], cache: Path | None,
     return Opened(index, walk_problems, notices, len(todo), changed)
 
 
+def edited_record(sources: Sequence[CodeSource], path: str, rel: str | None, problem: Problem | None) -> FileRecord:
+    """The record of a file a watcher parsed again (its size -1: deleted). Its digest is left empty:
+    the file may have changed again since it was parsed, so the next open parses it once more rather
+    than trust these symbols for those bytes."""
+    st = _stat(path) if os.path.isfile(path) else None
+    source = next((i for i, s in enumerate(sources) if path == str(s.root) or
+                   path.startswith(str(s.root).rstrip(os.sep) + os.sep)), 0)
+    size, mtime, ctime = st if st is not None else (-1, -1, -1)
+    return FileRecord(path, rel or os.path.basename(path), source, size, mtime, ctime, b"", problem, 0, 0, 0)
+
+
 def _sizes(paths: list[str]) -> list[int]:
     from engines.code.corpus import _read_sizes
 
@@ -243,3 +256,47 @@ def save_index(index: CodeIndex, sources: Sequence[CodeSource], cache: Path) -> 
         meta["bm25"] = {"k1": k1, "b": b}
     return write_arrays(cache, KIND, FORMAT, meta, arrays)
 
+
+
+class IndexWriter:
+    """Writes an engine's index to its cache file on a thread of its own, so that the first answer
+    does not wait for it; not a daemon: a command that ends at once still leaves the cache written.
+    Writes coalesce: an index handed in while one is written is written next, the ones between skipped.
+    A write that fails (a full disk, a read-only cache) is named once in ``notices``; answers go on."""
+
+    def __init__(self, sources: Sequence[CodeSource], path: Path, notices: list[str]) -> None:
+        self.sources, self.path, self.notices = list(sources), path, notices
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pending: CodeIndex | None = None
+
+    def write_later(self, index: CodeIndex) -> None:
+        with self._lock:
+            self._pending = index
+            if self._thread is not None:
+                return  # the running writer takes the newest index before it stops
+            self._thread = threading.Thread(target=self._run, name="olai-code-index-write")
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                index, self._pending = self._pending, None
+                if index is None:
+                    self._thread = None
+                    return
+            try:
+                save_index(index, self.sources, self.path)
+            except (OSError, ValueError) as exc:
+                notice = f"the code index cache {self.path} could not be written: {exc}"
+                if notice not in self.notices:
+                    self.notices.append(notice)
+
+    def wait(self) -> None:
+        """Until the cache holds the latest index handed in."""
+        while True:
+            with self._lock:
+                thread = self._thread
+            if thread is None:
+                return
+            thread.join()

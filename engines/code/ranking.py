@@ -146,53 +146,6 @@ class CodeShape:
         shape._fill(paths, _Ids(ids), lengths, qualnames, kinds, relative)
         return shape
 
-    @classmethod
-    def of_files(cls, files: list[tuple[str, str]], counts: list[int], names: list[str], lengths: list[int],
-                 qualname: Callable[[int], str]) -> "CodeShape":
-        """The same for a tree's index (code_index.py) with no per-symbol Python work but its lists:
-        ``files``: (path, relative path) of each file with symbols, in order, ``counts`` its symbols;
-        ``names``: each symbol's own name (``own_name``; "" for a module); ``qualname(i)``: symbol i's.
-        What depends on the file is worked out once a file (180,036 symbols in 9,476 files: the
-        per-symbol loop of ``CodeShape(symbols)`` took 1.3 s CPU, this ~0.1 s)."""
-        from itertools import chain, repeat
-
-        shape = cls.__new__(cls)
-        shape.size = int(sum(counts))
-        shape.has_paths = any(path for path, _ in files)
-        shape.path_parts, shape.stem_parts, shape.flat_stem = {}, {}, {}
-        stems, penalties, exts = [], [], []
-        for path, rel in files:
-            stem, penalty, ext = shape._file(path, rel)
-            stems.append(stem)
-            penalties.append(penalty)
-            exts.append(ext)
-        implemented = {stem.lower() for stem, ext in zip(stems, exts) if ext in SOURCE_EXTS}
-        penalties = [p * HEADER_WITH_SOURCE if ext in HEADER_EXTS and stem.lower() in implemented else p
-                     for stem, p, ext in zip(stems, penalties, exts)]  # as _sink_declarations, once a file
-
-        def spread(values: list) -> list:
-            return list(chain.from_iterable(map(repeat, values, counts)))
-
-        shape.file, shape.stem, shape.penalty = spread([path for path, _ in files]), spread(stems), spread(penalties)
-        shape.length = lengths
-        shape.qualnames = _Qualnames(qualname)
-        shape.by_name, shape.by_lower = _NameIndex(names), _NameIndex(list(map(str.lower, names)))
-        return shape
-
-    def _file(self, key: str, rel: str) -> tuple[str, float, str]:
-        """A file's stem, penalty and extension; its path words into path_parts, stem_parts, flat_stem."""
-        base = os.path.basename(rel)
-        stem = os.path.splitext(base)[0] if base else ""
-        folder = os.path.basename(os.path.dirname(rel))
-        parts = set(split_identifier(stem)) | set(split_identifier(folder))
-        if stem:
-            parts.add(stem.lower())
-        parts |= {PATH_SYNONYMS[p] for p in parts if p in PATH_SYNONYMS}
-        self.path_parts[key] = frozenset(stem_word(p) for p in parts) | frozenset(parts)
-        self.flat_stem[key] = "".join(split_identifier(stem))
-        self.stem_parts[key] = tuple(PATH_SYNONYMS.get(w, w) for w in split_identifier(stem))
-        return stem, _penalty(rel), os.path.splitext(rel)[1].lower()
-
     def _fill(self, paths: list[str], ids, lengths: list[int], qualnames: list[str], kinds: list[str],
               relative: Callable[[str], str]) -> None:
         self.size = len(paths)
@@ -249,41 +202,6 @@ class CodeShape:
         for i in range(self.size):
             if exts.get(self.file[i]) in HEADER_EXTS and self.stem[i].lower() in implemented:
                 self.penalty[i] *= HEADER_WITH_SOURCE
-
-
-def own_name(kind: str, qualname: str) -> str:
-    """The name a query may say for this symbol ("" for a module: its path names it)."""
-    return "" if kind == "module" else _own_name(qualname)
-
-
-class _Qualnames:
-    """Each symbol's qualified name as the ranking compares it, made when asked for."""
-
-    def __init__(self, qualname: Callable[[int], str]) -> None:
-        self.qualname = qualname
-
-    def __getitem__(self, i: int) -> str:
-        return self.qualname(i).replace("::", ".").replace("<locals>.", "")
-
-
-class _NameIndex:
-    """name -> positions, as the dict ``CodeShape`` builds, over a list of names: a numpy array of
-    their hashes is compared whole (~0.2 ms for 180,000 names) and the few equal hashes checked,
-    where the dict's 157,000 insertions cost 0.8 s CPU at every open."""
-
-    def __init__(self, names: list[str]) -> None:
-        import numpy as np
-
-        self.names = names
-        self.hashes = np.fromiter(map(hash, names), dtype=np.int64, count=len(names))
-
-    def get(self, name: str, default=()):
-        import numpy as np
-
-        if not name:
-            return default
-        found = [p for p in np.flatnonzero(self.hashes == hash(name)).tolist() if self.names[p] == name]
-        return found or default
 
 
 class _Ids:

@@ -200,9 +200,13 @@ def test_the_ranking_reads_the_same_of_the_columns_as_of_the_symbols(tmp_path):
     engine = CodeEngine(tree, persist=False)
     symbols = list(engine.symbols)
     columns, plain = engine._lexical.shape, CodeShape(symbols)
-    assert columns.file == plain.file and columns.stem == plain.stem and columns.penalty == plain.penalty
-    assert columns.path_parts == plain.path_parts and columns.flat_stem == plain.flat_stem
-    assert columns.stem_parts == plain.stem_parts and list(columns.length) == plain.length
+    n = len(symbols)
+    assert columns.file == plain.file and columns.stem == plain.stem
+    assert [columns.penalty[i] for i in range(n)] == plain.penalty and list(columns.length) == plain.length
+    assert set(columns.path_parts.keys()) == set(plain.path_parts)
+    for key in plain.path_parts:
+        assert columns.path_parts[key] == plain.path_parts[key] and columns.flat_stem.get(key) == plain.flat_stem[key]
+        assert columns.stem_parts.get(key, ()) == plain.stem_parts[key]
     assert [columns.qualnames[i] for i in range(len(symbols))] == plain.qualnames
     for name in set(plain.by_name) | {"ring_push", "nothing_named_so", ""}:
         assert list(columns.by_name.get(name, ())) == plain.by_name.get(name, [])
