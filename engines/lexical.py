@@ -243,7 +243,10 @@ class BM25Index:
         df = np.bincount(term, minlength=n_vocab)
         doc_len = np.bincount(doc, weights=tf, minlength=n_docs)  # whole counts: exact in any order
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s
-        tfc = tf / (k1 * ((1 - b) + b * doc_len[doc] / doc_len.mean()) + tf)  # Robertson's tf part
+        # Robertson's tf part; the length norm worked out once a document, then spread (the same float64
+        # operations on the same values as per entry: the same bits, three passes over the entries fewer)
+        norm = k1 * ((1 - b) + b * doc_len / doc_len.mean())
+        tfc = tf / (norm[doc] + tf)
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         model.scores = {"data": (idf[term] * tfc).astype(np.float32), "indices": doc,
                         "indptr": np.concatenate(([0], np.cumsum(df))).astype(np.int64), "num_docs": n_docs}
@@ -264,13 +267,20 @@ class BM25Index:
         if model is None or kept_tf is None or (alive.size > 1 and bool(np.any(np.diff(alive) <= 0))):
             return None
         indptr, old_docs = model.scores["indptr"], model.scores["indices"]
-        old_terms = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
-        renumbered = old_to_new[old_docs]
+        renumbered = old_to_new.astype(np.int32, copy=False)[old_docs]
         keep = renumbered >= 0
-        term, doc, tf = old_terms[keep], renumbered[keep].astype(np.int32), kept_tf[keep]
+        removed = np.flatnonzero(~keep)  # few: the replaced files' entries; their words found by bisection
+        gone = np.bincount(np.searchsorted(indptr, removed, side="right") - 1, minlength=len(indptr) - 1)
+        kept_ptr = indptr - np.concatenate(([0], np.cumsum(gone)))
+        term = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(kept_ptr))
+        doc, tf = renumbered[keep], kept_tf[keep]
         order = np.lexsort((docs, terms))
         new_term, new_doc = terms[order].astype(np.int32), docs[order].astype(np.int32)
-        at = np.searchsorted(term.astype(np.int64) * n_docs + doc, new_term.astype(np.int64) * n_docs + new_doc)
+        # Where each new entry goes: within its word's run of documents (few entries: a Python loop over
+        # them, not a key over every entry).
+        limit = len(kept_ptr) - 1
+        at = np.array([kept_ptr[t] + np.searchsorted(doc[kept_ptr[t]:kept_ptr[t + 1]], d) if t < limit
+                       else len(doc) for t, d in zip(new_term.tolist(), new_doc.tolist())], dtype=np.int64)
         index = BM25Index.__new__(BM25Index)
         index.size, index._model = n_docs, None
         index._fill(np.insert(term, at, new_term), np.insert(doc, at, new_doc),

@@ -177,7 +177,7 @@ class CodeIndex:
             from engines.code.file_shape import shape_of_files
 
             return shape_of_files([(f.path, f.rel) for f in files], [f.end - f.first for f in files],
-                                  self.column(lambda c: c.text["name"].all()), self.column(lambda c: c.length),
+                                  self.column(Chunk.names), self.column(lambda c: c.length),
                                   lambda i: self.chunks[self.chunk_of[i]].text["qualname"][self.row_of[i]])
         paths = [f.path for f in self.files]
         path_of = [paths[i] for i in self.file_of.tolist()]

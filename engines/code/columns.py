@@ -64,6 +64,13 @@ class Chunk:
     def __len__(self) -> int:
         return len(self.kind)
 
+    def names(self) -> list[str]:
+        """Each row's own name (the ranking's), decoded once for the chunk's life (each edit asks again)."""
+        found = getattr(self, "_names", None)
+        if found is None:
+            found = self._names = self.text["name"].all()
+        return found
+
     def symbol(self, row: int, path: str) -> Symbol:
         row = int(row)
         text = {name: self.text[name][row] for name in TEXT_FIELDS}

@@ -51,7 +51,6 @@ CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merg
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 
 
-
 def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     """The tiers asked for, validated (None: the default). Raises ValueError naming an unknown tier."""
     return choose_tiers(tiers, TIERS, DEFAULT_TIERS, ENGINE)
@@ -161,8 +160,7 @@ class CodeEngine(Engine):
 
     def file_paths(self) -> list[str]:
         """The files the symbols come from (absolute paths): what the watcher drops when a folder goes."""
-        with self._lock:
-            return [f.path for f in self._index.files if f.end > f.first]
+        return [f.path for f in self._index.files if f.end > f.first]  # an index never changes: no lock
 
     def _install(self, index: CodeIndex, write: bool = False, previous: LexicalIndex | None = None) -> None:
         """Search ``index`` from now on; ``write``: to the cache too, after the BM25 matrix is built (it is kept)."""
@@ -242,13 +240,15 @@ class CodeEngine(Engine):
             self._vectors.build()  # a tier's own ranking is its whole answer, not what is embedded so far
         return ranked_by_search(self, tier, query, depth)
 
-    def read(self, item_id: str) -> Passage:
-        with self._lock:
-            index = self._index
+    def symbol_of(self, item_id: str) -> Symbol | None:
+        index = self._index  # swapped whole by an install: read once
         position = index.position_of(item_id)
-        if position is None:
+        return None if position is None else index.symbol(position)
+
+    def read(self, item_id: str) -> Passage:
+        symbol = self.symbol_of(item_id)
+        if symbol is None:
             raise KeyError(item_id)
-        symbol = index.symbol(position)
         try:
             text, cut = read_lines(symbol.path, symbol.line, symbol.end_line)
         except OSError:

@@ -37,8 +37,6 @@ class CodeAdapter:
         self._engine = Lazy(engine)
         self.label = label
         self._meaning_on = False  # the embedding tier was switched on: its index exists and is polled
-        self._by_id: dict[str, object] = {}
-        self._indexed_list: object = None
 
     @property
     def engine(self) -> CodeEngine:
@@ -94,11 +92,8 @@ class CodeAdapter:
                        tier_style="italic" if hit.marker else "")
 
     def symbol(self, hit: Hit):
-        symbols = self.engine.symbols
-        if self._indexed_list is not symbols:  # the watcher or a rebuild installed new symbols
-            self._by_id = {s.id: s for s in symbols}
-            self._indexed_list = symbols
-        return self._by_id.get(hit.id)
+        """The hit's symbol, looked up by the engine's index (no Symbol made for the rest of a monorepo)."""
+        return self.engine.symbol_of(hit.id)
 
     def preview(self, hit: Hit, query: str) -> Group:
         """The row's name, place and summary (wrapped), then its source (never wrapped: the numbers stay
