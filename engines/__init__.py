@@ -1,1 +1,1 @@
-"""UI-free search engines. Nothing under engines/ imports textual (tests/test_layering.py pins it)."""
+"""UI-free search engines. Nothing under engines/ imports textual (tests/engines/test_import_graph.py pins it)."""

@@ -33,6 +33,11 @@ class EngineSpec:
     # True: open() takes ``progress=`` (a WaitProgress) and reports reading the corpus through it.
     # Every engine is told afterwards, through ``Engine.progress``, of the builds a search waits on.
     reads_with_progress: bool = False
+    # For the contract test, which holds every registered engine to the contract: a query its default
+    # corpus answers with evidence (and its meaning tiers too, where it has them), and one its cheap
+    # tier answers on its own (empty: the same query). An engine without them fails that test by name.
+    sample_query: str = ""
+    cheap_query: str = ""
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
@@ -143,10 +148,11 @@ def _demo(engine: str) -> Callable[[], Path]:
 
 
 register(EngineSpec("notes", "your notes: exact words first, then ranked words and meaning fill what is left",
-                    _open_notes, _demo("notes")))
+                    _open_notes, _demo("notes"), sample_query="seedlings"))
 register(EngineSpec("products", "a product catalogue: hard rules, fused recall, a judge; says what is not sold",
-                    _open_products, _demo("products")))
+                    _open_products, _demo("products"), sample_query="laktoositon maito 1 l",
+                    cheap_query="Latte parziamente scremato"))  # a product's name said outright
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),
                     options=(Option("modules", "installed modules to search instead of a folder", "list"),),
-                    reads_with_progress=True))
+                    reads_with_progress=True, sample_query="rate limiter"))

@@ -27,6 +27,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="olai-tui", description="A terminal search workbench: notes, products and code.")
+    parser.add_argument("--version", action="version", version=f"olai-tui {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     for spec in registry.specs():
@@ -54,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rollback", action="store_true", help="products, milvus: move the alias back one version")
     p.add_argument("--status", action="store_true", help="products, milvus: list the published versions")
     p.add_argument("--index-type", default="FLAT", help="products, milvus: the vector index (FLAT; HNSW on a cluster)")
+    p.add_argument("--force", action="store_true",
+                   help="products, milvus: publish a new version even when the rows are those already published")
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
@@ -66,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents (olai_tui/mcp)")
+    p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents")
     from olai_tui.mcp.server import add_arguments as mcp_arguments
 
     mcp_arguments(p)
@@ -77,6 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="the demo notebook and the roadmap only (no Vaswani)")
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version; a checkout run without installing says so."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("olai-tui")
+    except PackageNotFoundError:
+        return "(not installed: run from a checkout)"
 
 
 def _engine_options(parser: argparse.ArgumentParser) -> None:
@@ -156,10 +169,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if engine is not None:
         registry.spec(engine)  # UnknownEngine: exit 2, the known names listed
     if args.command == "index" and engine != "products" and \
-            (args.backend != "memory" or args.uri or args.rollback or args.status):
-        raise UsageError(f"--backend/--uri/--rollback/--status: only products publish to Milvus, not {engine}")
+            (args.backend != "memory" or args.uri or args.rollback or args.status or args.force):
+        raise UsageError(f"--backend/--uri/--rollback/--status/--force: only products publish to Milvus, not {engine}")
     if args.command == "index" and engine == "products" and \
-            (args.backend != "memory" or args.uri or args.rollback or args.status):
+            (args.backend != "memory" or args.uri or args.rollback or args.status or args.force):
         from olai_tui import commands_products
 
         corpus = _corpus(args.corpus, "products") or registry.spec("products").default_corpus()
@@ -201,9 +214,11 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
     raise UsageError(f"bench: no benchmark for {engine} (benchmarks: code, notes, products)")
 
 
-def _corpus(path: str | None, engine: str) -> Path | None:
+def _corpus(path: str | None, engine: str) -> Path | str | None:
     if path is None:
         return None  # the engine's own default (its demo corpus)
+    if engine == "products" and path.lower().startswith(("sqlite://", "postgresql://", "postgres://")):
+        return path  # a catalogue kept in a database (engines/products/database.py): a URL, not a path
     corpus = Path(path)
     if not corpus.exists():
         raise UsageError(f"{shown(path)}: no such file or directory")

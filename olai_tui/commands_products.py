@@ -41,6 +41,10 @@ def index_products_milvus(corpus: Path, args) -> int:
             moved = pub.rollback(client, alias)
             print(f"{alias} -> {moved['collection']} (was {moved['previous']})")
             return 0
+        unchanged = None if getattr(args, "force", False) else _published_unchanged(pub, client, alias, engine, args)
+        if unchanged:
+            print(unchanged)
+            return 0
         vectors = pub.catalogue_vectors(engine, progress=Progress("embedding products"))
         done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
                            engine.vectors.embedder.info().model_id, args.index_type,
@@ -57,6 +61,23 @@ def index_products_milvus(corpus: Path, args) -> int:
           + (f"; was {done['previous']}" if done["previous"] else "")
           + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
     return 0
+
+
+def _published_unchanged(pub, client, alias: str, engine, args) -> str | None:
+    """The line to print when the version behind the alias already holds these rows (same fingerprint:
+    product ids, embedded texts and words), the same model and index type; None when a publish is due."""
+    from engines.products.backends.collection import fingerprint
+
+    current = pub.read_pointer(client, alias).current
+    if not current:
+        return None
+    meta = pub.describe(client, current)
+    if (meta.get("fingerprint") == fingerprint(engine.catalogue, engine.knowledge)
+            and meta.get("model_id") == engine.vectors.embedder.info().model_id
+            and meta.get("index_type") == args.index_type):
+        return (f"{alias} -> {current} (unchanged: {meta.get('count', len(engine.catalogue)):,} products as published;"
+                f" --force publishes anyway)")
+    return None
 
 
 def bench_products(corpus: Path | None, as_json: bool, quick: bool) -> int:

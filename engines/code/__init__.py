@@ -1,1 +1,1 @@
-"""The code engine: Python symbols parsed with ast, a BM25 tier and an opt-in embedding tier."""
+"""The code engine: symbols in 19 languages (tree-sitter; Python with ast), a BM25 tier and an opt-in embedding tier."""

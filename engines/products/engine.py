@@ -24,9 +24,10 @@ from engines.lexical import fold, top_of
 from engines.products.knowledge import words
 from engines.products.vocabulary import STOPWORDS
 from engines.products.backends.router import memory_router
-from engines.products.catalogue import Catalogue, CatalogueError, Product, load_catalogue
+from engines.products.catalogue import Catalogue, CatalogueError, Product, catalogue_root, scope_of, load_catalogue
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
 from engines.products.knowledge import KnowledgeMap
+from engines.products.live import LiveCatalogue
 from engines.products.order import flags_for, order
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.request import Request, RequestReader
@@ -50,7 +51,7 @@ def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
     return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
-class ProductsEngine(Engine):
+class ProductsEngine(LiveCatalogue, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -69,10 +70,10 @@ class ProductsEngine(Engine):
         """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
 
         ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
-        root = Path(corpus) if corpus is not None else None
+        self.root = root = catalogue_root(corpus)  # a file or folder; None for a database URL (live.py watches it)
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
-        self.catalogue = catalogue if catalogue is not None else load_catalogue(root, self.knowledge)
-        self.scope = str(root.resolve()) if root else f"catalogue:{len(self.catalogue)}"
+        self.catalogue = catalogue if catalogue is not None else load_catalogue(root or corpus, self.knowledge)
+        self.scope = scope_of(corpus, root, self.catalogue)
         self.problems = self.catalogue.problems
         started = time.perf_counter()
         self.index = RecallIndex(self.catalogue, self.knowledge)

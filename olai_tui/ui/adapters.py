@@ -273,6 +273,10 @@ def _first_line_with(path: str, words: list[str]) -> int | None:
 
 def short_path(path: Path) -> str:
     """A corpus path as people say it: relative to the working folder when inside it, else with ~."""
+    if isinstance(path, str):  # a products catalogue kept in a database: its URL, any password hidden
+        from engines.products.database import shown_url
+
+        return shown_url(path)
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:

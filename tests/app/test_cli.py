@@ -274,3 +274,13 @@ def test_index_prints_at_most_eleven_progress_lines_when_not_on_a_terminal(tmp_p
     again = cli("index", "notes", "--corpus", str(corpus), cache=cache)
     assert again.returncode == 0, again.stderr
     assert again.stderr.strip().endswith(f"{count} notes, 0 passages embedded now"), again.stderr
+
+
+def test_version_names_the_installed_release_and_help_names_no_internal_path():
+    from importlib.metadata import version
+
+    done = cli("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"olai-tui {version('olai-tui')}"
+    helps = "".join(cli(*args, "--help").stdout for args in ((), ("search",), ("index",), ("eval",), ("mcp",)))
+    assert "usage: olai-tui" in helps
+    assert not re.search(r"\b(olai_tui|engines)/", helps), "a help text names a module path"

@@ -5,6 +5,8 @@ without a traceback, read and status, and close. New engines are covered by regi
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import pytest
 
@@ -12,15 +14,25 @@ from engines import registry
 from engines.answer import RESEMBLANCE, STATUSES
 from engines.contract import Passage
 
-# A query each demo corpus answers with evidence, and one its meaning tiers answer too.
-QUERIES = {"notes": "seedlings", "code": "rate limiter", "products": "laktoositon maito 1 l"}
-# A query each demo corpus's cheap tier answers on its own (products: a product's name said outright).
-CHEAP_QUERIES = {"notes": "seedlings", "code": "rate limiter", "products": "Latte parziamente scremato"}
 BAD_QUERIES = ["", "   ", "\x00\x1b[31m", "x" * 10_000, "(((", "«»" * 50]
 
 
-@pytest.fixture(scope="module", params=[s.name for s in registry.specs() if s.name in QUERIES])
+def sample(engine) -> str:
+    """The query the engine's spec declares its default corpus answers with evidence."""
+    return registry.spec(engine.name).sample_query
+
+
+def cheap_sample(engine) -> str:
+    found = registry.spec(engine.name)
+    return found.cheap_query or found.sample_query
+
+
+@pytest.fixture(scope="module", params=registry.names())
 def engine(request):
+    found = registry.spec(request.param)
+    # every registered engine is held to the contract: one that declares no sample query fails here
+    assert found.sample_query, f"{found.name}: EngineSpec declares no sample_query for the contract test"
+    assert found.default_corpus() is not None, f"{found.name}: no default corpus to hold to the contract"
     opened = registry.open_engine(request.param, wait_for_index=True)
     yield opened
     opened.close()
@@ -38,9 +50,9 @@ def test_declared_tiers_are_consistent(engine):
 
 
 def test_the_envelope_has_its_shape(engine):
-    answer = engine.collect(QUERIES[engine.name], engine.search(QUERIES[engine.name], limit=5))
+    answer = engine.collect(sample(engine), engine.search(sample(engine), limit=5))
     out = json.loads(json.dumps(answer.to_json()))
-    assert out["engine"] == engine.name and out["query"] == QUERIES[engine.name]
+    assert out["engine"] == engine.name and out["query"] == sample(engine)
     assert 1 <= len(out["hits"]) <= 5 and out["total"] >= len(out["hits"])
     assert [t["name"] for t in out["tiers"]] == list(engine.tiers)
     for tier in out["tiers"]:
@@ -54,22 +66,22 @@ def test_the_envelope_has_its_shape(engine):
 def test_rows_once_shown_never_move(engine):
     if engine.reorders:
         pytest.skip("products: the judge may reorder what recall found (the answer says so)")
-    batches = batches_of(engine, QUERIES[engine.name], limit=10, tiers=engine.tiers)
+    batches = batches_of(engine, sample(engine), limit=10, tiers=engine.tiers)
     first = [h.id for h in batches[0].hits]
-    answer = engine.collect(QUERIES[engine.name], iter(batches))
+    answer = engine.collect(sample(engine), iter(batches))
     assert first and [h.id for h in answer.hits][:len(first)] == first
 
 
 def test_a_plain_search_puts_evidence_rows_first(engine):
     if engine.reorders:
         pytest.skip("products: the judge may reorder what recall found (the answer says so)")
-    answer = engine.collect(QUERIES[engine.name], engine.search(QUERIES[engine.name], limit=10))
+    answer = engine.collect(sample(engine), engine.search(sample(engine), limit=10))
     kinds = [h.tier in engine.evidence_tiers and not h.marker for h in answer.hits]
     assert kinds == sorted(kinds, reverse=True), "a resemblance row above an evidence row"
 
 
 def test_recall_off_answers_what_the_cheap_tier_answers(engine, monkeypatch):
-    query = QUERIES[engine.name]
+    query = sample(engine)
     monkeypatch.setenv("OLAI_RECALL", "off")
     off = engine.collect(query, engine.search(query, limit=10))
     assert all(not h.marker for h in off.hits)
@@ -97,13 +109,13 @@ def test_an_unknown_tier_is_a_value_error_naming_the_known_ones(engine):
 
 
 def test_rank_is_the_tiers_own_ranking(engine):
-    ranked = engine.rank(engine.tiers[0], CHEAP_QUERIES[engine.name], depth=3)
+    ranked = engine.rank(engine.tiers[0], cheap_sample(engine), depth=3)
     assert 1 <= len(ranked) <= 3
     assert all(isinstance(r.id, str) and isinstance(r.score, float) for r in ranked)
 
 
 def test_read_gives_a_hits_text_and_refuses_an_unknown_id(engine):
-    answer = engine.collect(QUERIES[engine.name], engine.search(QUERIES[engine.name], limit=1))
+    answer = engine.collect(sample(engine), engine.search(sample(engine), limit=1))
     hit = answer.hits[0]
     passage = engine.read(hit.id)
     assert isinstance(passage, Passage) and passage.id == hit.id and passage.text.strip()
@@ -122,12 +134,21 @@ def test_status_names_every_tier(engine):
     json.dumps(status.to_json())
 
 
-def test_close_is_safe_twice():
-    for spec in registry.specs():
-        if spec.name in QUERIES:
-            opened = registry.open_engine(spec.name)
-            opened.close()
-            opened.close()
+def test_close_twice_is_safe_and_leaves_no_thread_of_the_engine_running():
+    for name in registry.names():
+        before = set(threading.enumerate())
+        opened = registry.open_engine(name)
+        opened.collect(cheap_sample(opened), opened.search(cheap_sample(opened), limit=3))
+        opened.close()
+        opened.close()  # a face may close on error and again on exit: the second is a no-op, not an error
+
+        def left() -> list[str]:
+            return [t.name for t in threading.enumerate() if t not in before and t.is_alive()]
+
+        deadline = time.monotonic() + 5
+        while left() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not left(), f"{name}: threads still running after close: {left()}"
 
 
 def test_an_unknown_engine_names_the_known_ones():

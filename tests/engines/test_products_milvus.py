@@ -189,3 +189,13 @@ def test_the_default_router_is_memory_and_says_so(memory):
     assert memory.answer("").extras["recall_backend"] is None  # recall did not run
     with pytest.raises(ValueError, match="no Milvus configured"):
         RecallRouter("milvus")
+
+
+def test_the_cli_publishes_again_only_when_the_rows_changed(server, published, capsys):
+    # every version here holds the fixture's rows: the one behind the alias already has them
+    assert main(["index", "products", "--backend", "milvus", "--uri", server.uri]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line.startswith(f"{ALIAS} -> {ALIAS}_v") and "(unchanged: 929 products as published" in line
+    before = pub.read_pointer(pub.connect(server.uri), ALIAS).current
+    assert main(["index", "products", "--backend", "milvus", "--uri", server.uri, "--force"]) == 0
+    assert f"; was {before}" in capsys.readouterr().out

@@ -142,11 +142,9 @@ def test_index_search_watch_and_eval_leave_every_corpus_byte_for_byte_as_it_was(
 
 @pytest.mark.anyio
 async def test_the_workbench_leaves_the_corpus_byte_for_byte_as_it_was(corpora):
-    try:
-        from olai_tui.app import WorkbenchApp
-        from olai_tui.ui.adapters import NotesAdapter
-    except ImportError as exc:  # the app is being finished on another branch of the work
-        pytest.skip(f"the workbench is not importable: {exc}")
+    from olai_tui.app import WorkbenchApp
+    from olai_tui.ui.adapters import NotesAdapter
+
     notes = corpora[0]
     before = snapshot(notes)
     engine = NotesEngine(notes, embedder=LlamaEmbedder())

@@ -167,7 +167,12 @@ def router_for(engine, settings: RecallSettings) -> RecallRouter:
 
 
 def catalogue_name(catalogue) -> str:
-    """The name a catalogue is published under: its file's or folder's name ("products", "icecat")."""
+    """The name a catalogue is published under: its file's or folder's name ("products", "icecat"), or a
+    database catalogue's table ("tuotteet" for postgresql://.../db and table tuotteet)."""
+    from engines.products.database import is_database_url
+
+    if is_database_url(catalogue.origin) and getattr(catalogue, "readings", None):
+        return catalogue.readings[0].where.rsplit("#", 1)[-1] or "products"
     name = Path(catalogue.origin).name if catalogue.origin else ""
     return name.split(".")[0] or "products"
 
