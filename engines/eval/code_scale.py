@@ -126,7 +126,8 @@ def _edit_one_file(engine) -> dict:
         symbols = [replace(s, path=record.path) for s in symbols]
         engine.replace_files([(record.path, symbols, problem, record.rel)])
         ms, cpu_ms = (time.perf_counter() - t) * 1000, (time.process_time() - cpu) * 1000
-    hits = engine.collect("bench added function", engine.search("bench added function", 3, tiers=("lexical",))).hits
+    query = "bench_added_function"  # its name: the symbol-shaped query finds the definition first
+    hits = engine.collect(query, engine.search(query, 3, tiers=("lexical",))).hits
     found = bool(hits) and hits[0].id.endswith("::bench_added_function")
     return {"file": record.rel, "ms": round(ms, 1), "cpu_ms": round(cpu_ms, 1), "symbols_after": len(engine.symbols),
             "found": found}
