@@ -283,8 +283,9 @@ class BM25Index:
                        else len(doc) for t, d in zip(new_term.tolist(), new_doc.tolist())], dtype=np.int64)
         index = BM25Index.__new__(BM25Index)
         index.size, index._model = n_docs, None
-        index._fill(np.insert(term, at, new_term), np.insert(doc, at, new_doc),
-                    np.insert(tf, at, counts[order].astype(np.float32)), n_docs, vocab, k1, b, keep=True)
+        at = at.tolist()
+        index._fill(_insert_at(term, at, new_term), _insert_at(doc, at, new_doc),
+                    _insert_at(tf, at, counts[order].astype(np.float32)), n_docs, vocab, k1, b, keep=True)
         return index
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
@@ -302,6 +303,20 @@ class BM25Index:
     def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:
         """The best ``k`` documents with a score above 0, best first (ties: corpus order)."""
         return top_of(self.scores(query), k)
+
+
+def _insert_at(values: np.ndarray, at: list[int], new: np.ndarray) -> np.ndarray:
+    """``np.insert(values, at, new)`` for sorted ``at``, as one copy per run between insertions: an edit
+    inserts a few thousand entries among millions, where np.insert's mask over every entry took 0.08 s
+    a call (the monorepo, three calls an edit)."""
+    out = np.empty(len(values) + len(new), dtype=values.dtype)
+    start = 0
+    for i, position in enumerate(at):
+        out[start + i:position + i] = values[start:position]
+        out[position + i] = new[i]
+        start = position
+    out[start + len(at):] = values[start:]
+    return out
 
 
 def _word_major(term: np.ndarray) -> np.ndarray:
