@@ -15,7 +15,6 @@ is hours of model time, measured per symbol by the other `bench code` corpora.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
