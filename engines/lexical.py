@@ -176,7 +176,7 @@ class BM25Index:
 
     def _build(self, counts: Sequence[dict[str, int]], k1: float, b: float) -> None:
         self.size = len(counts)
-        self._model = None
+        self._model = self._tf = None
         words = list(chain.from_iterable(counts))  # every document's distinct words, in order
         if not words:
             return
@@ -186,30 +186,116 @@ class BM25Index:
         terms = list(map(vocab.__getitem__, words))
         tfs = list(chain.from_iterable(map(dict.values, counts)))
         sizes = list(map(len, counts))
+        term = np.asarray(terms, dtype=np.int32)
+        doc = np.repeat(np.arange(len(counts), dtype=np.int32), sizes)
+        self._score(term, doc, np.asarray(tfs, dtype=np.float32), len(counts), vocab, k1, b)
+
+    @classmethod
+    def from_rows(cls, doc_first: np.ndarray, terms: np.ndarray, counts: np.ndarray, vocab: dict[str, int],
+                  k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """The index of documents given as a sparse matrix's rows: document i's words are the ids
+        ``terms[doc_first[i]:doc_first[i+1]]`` of ``vocab`` (word -> id), each ``counts`` times. Scores
+        are those ``from_counts`` gives the same documents (ids in another order change no sum)."""
+        index = cls.__new__(cls)
+        index.size = n_docs = len(doc_first) - 1
+        index._model = index._tf = None
+        if len(terms):
+            doc = np.repeat(np.arange(n_docs, dtype=np.int32), np.diff(doc_first))
+            index._score(np.asarray(terms, dtype=np.int32), doc, np.asarray(counts, dtype=np.float32), n_docs,
+                         vocab, k1, b, keep=True)
+        return index
+
+    @classmethod
+    def from_matrix(cls, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, tf: np.ndarray | None,
+                    n_docs: int, vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """An index whose word-major score matrix was kept (``matrix()`` of an index of the same
+        documents): nothing computed."""
+        import bm25s
+
+        index = cls.__new__(cls)
+        index.size, index._words = n_docs, len(indptr) - 1
+        model = bm25s.BM25(k1=k1, b=b, method="lucene")
+        model.scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": n_docs}
+        model.vocab_dict = vocab
+        model.nonoccurrence_array = None
+        index._model, index._tf = model, tf
+        return index
+
+    def matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
+        """(data, indices, indptr, counts or None) of the word-major matrix; None for an empty index."""
+        if self._model is None:
+            return None
+        scores = self._model.scores
+        return scores["data"], scores["indices"], scores["indptr"], getattr(self, "_tf", None)
+
+    def _score(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
+               k1: float, b: float, keep: bool = False) -> None:
+        """bm25s's Lucene scores of every (document, word) pair, as its word-major sparse matrix."""
+        order = _word_major(term)  # column by column (one per word), documents in order
+        self._fill(term[order], doc[order], tf[order], n_docs, vocab, k1, b, keep)
+
+    def _fill(self, term: np.ndarray, doc: np.ndarray, tf: np.ndarray, n_docs: int, vocab: dict[str, int],
+              k1: float, b: float, keep: bool) -> None:
+        """The matrix from its entries in word-major order; ``keep``: hold on to the counts (``patched``)."""
         import bm25s  # imported here: only engines that rank lexically pay for it
 
-        n_docs, n_vocab = len(counts), len(vocab)
-        term = np.asarray(terms, dtype=np.int32)
-        doc = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
-        tf = np.asarray(tfs, dtype=np.float32)
+        n_vocab = self._words = len(vocab)
         df = np.bincount(term, minlength=n_vocab)
-        doc_len = np.bincount(doc, weights=tf, minlength=n_docs)
+        doc_len = np.bincount(doc, weights=tf, minlength=n_docs)  # whole counts: exact in any order
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s
-        tfc = tf / (k1 * ((1 - b) + b * doc_len[doc] / doc_len.mean()) + tf)  # Robertson's tf part
-        order = np.lexsort((doc, term))  # column by column (one per word), documents in order
+        # Robertson's tf part; the length norm worked out once a document, then spread (the same float64
+        # operations on the same values as per entry: the same bits, three passes over the entries fewer)
+        norm = k1 * ((1 - b) + b * doc_len / doc_len.mean())
+        tfc = tf / (norm[doc] + tf)
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
-        model.scores = {"data": (idf[term] * tfc).astype(np.float32)[order], "indices": doc[order],
+        model.scores = {"data": (idf[term] * tfc).astype(np.float32), "indices": doc,
                         "indptr": np.concatenate(([0], np.cumsum(df))).astype(np.int64), "num_docs": n_docs}
         model.vocab_dict = vocab
         model.nonoccurrence_array = None  # Lucene's BM25 has no score for absent words
         self._model = model
+        self._tf = tf if keep else None
+
+    def patched(self, old_to_new: np.ndarray, n_docs: int, terms: np.ndarray, docs: np.ndarray, counts: np.ndarray,
+                vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index | None":
+        """This index with its documents renumbered (``old_to_new``: each old document's new number, -1
+        for one gone) and new documents' entries added (word ids, new document numbers, counts): the
+        scores ``from_rows`` gives the new documents, without its sort over every entry (a watcher's
+        edit of one file in a 180,000-symbol tree). None when it cannot be patched (no counts kept,
+        documents reordered): build it again."""
+        model, kept_tf = self._model, getattr(self, "_tf", None)
+        alive = old_to_new[old_to_new >= 0]
+        if model is None or kept_tf is None or (alive.size > 1 and bool(np.any(np.diff(alive) <= 0))):
+            return None
+        indptr, old_docs = model.scores["indptr"], model.scores["indices"]
+        renumbered = old_to_new.astype(np.int32, copy=False)[old_docs]
+        keep = renumbered >= 0
+        removed = np.flatnonzero(~keep)  # few: the replaced files' entries; their words found by bisection
+        gone = np.bincount(np.searchsorted(indptr, removed, side="right") - 1, minlength=len(indptr) - 1)
+        kept_ptr = indptr - np.concatenate(([0], np.cumsum(gone)))
+        term = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(kept_ptr))
+        doc, tf = renumbered[keep], kept_tf[keep]
+        order = np.lexsort((docs, terms))
+        new_term, new_doc = terms[order].astype(np.int32), docs[order].astype(np.int32)
+        # Where each new entry goes: within its word's run of documents (few entries: a Python loop over
+        # them, not a key over every entry).
+        limit = len(kept_ptr) - 1
+        at = np.array([kept_ptr[t] + np.searchsorted(doc[kept_ptr[t]:kept_ptr[t + 1]], d) if t < limit
+                       else len(doc) for t, d in zip(new_term.tolist(), new_doc.tolist())], dtype=np.int64)
+        index = BM25Index.__new__(BM25Index)
+        index.size, index._model = n_docs, None
+        at = at.tolist()
+        index._fill(_insert_at(term, at, new_term), _insert_at(doc, at, new_doc),
+                    _insert_at(tf, at, counts[order].astype(np.float32)), n_docs, vocab, k1, b, keep=True)
+        return index
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
         """One score per document (0 where no query word occurs)."""
         model = self._model
         if model is None:
             return np.zeros(self.size, dtype=np.float32)
-        ids = [model.vocab_dict[w] for w in query if w and w in model.vocab_dict]
+        vocab, known = model.vocab_dict, self._words
+        # ``known``: the words there were when the matrix was built; a shared vocabulary may have grown since
+        ids = [vocab[w] for w in query if w and w in vocab and vocab[w] < known]
         if not ids:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(model.get_scores_from_ids(ids), dtype=np.float32)
@@ -217,6 +303,29 @@ class BM25Index:
     def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:
         """The best ``k`` documents with a score above 0, best first (ties: corpus order)."""
         return top_of(self.scores(query), k)
+
+
+def _insert_at(values: np.ndarray, at: list[int], new: np.ndarray) -> np.ndarray:
+    """``np.insert(values, at, new)`` for sorted ``at``, as one copy per run between insertions: an edit
+    inserts a few thousand entries among millions, where np.insert's mask over every entry took 0.08 s
+    a call (the monorepo, three calls an edit)."""
+    out = np.empty(len(values) + len(new), dtype=values.dtype)
+    start = 0
+    for i, position in enumerate(at):
+        out[start + i:position + i] = values[start:position]
+        out[position + i] = new[i]
+        start = position
+    out[start + len(at):] = values[start:]
+    return out
+
+
+def _word_major(term: np.ndarray) -> np.ndarray:
+    """The order that sorts entries by word id, keeping document order within a word (they come
+    document by document): two stable passes over 16-bit halves, which numpy sorts by radix in linear
+    time, where one ``lexsort`` over (document, word) took most of a large index's build."""
+    low = np.argsort((term & 0xFFFF).astype(np.uint16), kind="stable")
+    high = np.argsort((term[low] >> 16).astype(np.uint16), kind="stable")
+    return low[high]
 
 
 def top_of(scores: np.ndarray, k: int) -> list[tuple[int, float]]:

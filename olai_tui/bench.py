@@ -109,10 +109,12 @@ CODE_QUERIES = [
 
 def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
     """`olai-tui bench code`: CoSQA (speed and quality, dev and held-out), the standard library,
-    httpx and the demo tree; or one --corpus. --quick: no CoSQA quality, no embedding of httpx."""
+    httpx and the demo tree; or one --corpus (bench_code_tree). --quick: no CoSQA quality, no embedding of httpx."""
     from engines.eval import code_bench
     from engines.eval.model import ready_embedder
 
+    if corpus is not None:
+        return bench_code_tree(corpus, as_json, quick)
     embedder = ready_embedder("code")  # OLAI_EMBED_MODEL / config.toml [code] model
     cosqa = shared_data() / "code" / "cosqa"
     queries = CODE_QUERIES
@@ -121,18 +123,15 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
 
         queries = [q for q, _ in load_queries(cosqa / "cosqa-retrieval-dev-500.json")]
     results = []
-    if corpus is not None:
-        results.append(code_bench.bench_sources(str(corpus), code_bench.sources_of("tree", corpus), queries, embedder))
-    else:
-        if cosqa.is_dir() and not quick:
-            progress = Progress("embedding the CoSQA functions (once; cached)")
-            results.append(code_bench.bench_cosqa(cosqa, shared_heldout() / "code", embedder, progress))
-            progress.finish()
-        results.append(code_bench.bench_sources("stdlib", code_bench.stdlib_sources, queries))
-        results.append(code_bench.bench_sources("httpx (--modules)", code_bench.sources_of("modules", ["httpx"]),
-                                                queries, None if quick else embedder))
-        results.append(code_bench.bench_sources("demo tree", code_bench.sources_of("tree", default_corpus("code")),
-                                                queries, embedder))
+    if cosqa.is_dir() and not quick:
+        progress = Progress("embedding the CoSQA functions (once; cached)")
+        results.append(code_bench.bench_cosqa(cosqa, shared_heldout() / "code", embedder, progress))
+        progress.finish()
+    results.append(code_bench.bench_sources("stdlib", code_bench.stdlib_sources, queries))
+    results.append(code_bench.bench_sources("httpx (--modules)", code_bench.sources_of("modules", ["httpx"]),
+                                            queries, None if quick else embedder))
+    results.append(code_bench.bench_sources("demo tree", code_bench.sources_of("tree", default_corpus("code")),
+                                            queries, embedder))
     report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
               "model": embedder.info().model_id, "corpora": results}
     if as_json:
@@ -163,3 +162,51 @@ def print_code_report(report: dict) -> None:
             print("|---|---:|---:|---:|")
             for config, q in configs.items():
                 print(f"| {config} | {q['mrr@10']:.4f} | {q['recall@1']:.4f} | {q['recall@10']:.4f} |")
+
+
+SCALE_QUERY = "flat hash map insert"  # the issue's monorepo query: the first answer timed
+
+
+def bench_code_tree(corpus: Path, as_json: bool, quick: bool) -> int:
+    """`olai-tui bench code --corpus DIR`: cold and warm opens of one tree in fresh processes, query
+    p50 / p90, RSS, the index on disk and one edited file (engines/eval/code_scale.py). --quick: one
+    warm open and no baseline."""
+    from engines.eval.code_scale import bench_tree, unreadable_tree
+
+    why = unreadable_tree(corpus)
+    if why:
+        raise UsageError(f"--corpus: {why}")
+    queries = [SCALE_QUERY] + CODE_QUERIES
+    cosqa = shared_data() / "code" / "cosqa" / "cosqa-retrieval-dev-500.json"
+    if cosqa.is_file():
+        from engines.eval.cosqa import load_queries
+
+        queries += [q for q, _ in load_queries(cosqa)]
+    result = bench_tree(corpus, queries, warm_runs=1 if quick else 3, baseline=not quick)
+    report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                                            "load_1min": round(os.getloadavg()[0], 2)}, "tree": result}
+    if as_json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    r = result
+    print(f"olai-tui bench code --corpus {corpus} · {report['machine']['cpus']} CPUs · load {report['machine']['load_1min']}")
+    print(f"{r['symbols']:,} symbols in {r['files']:,} files; index on disk {r['index_mb']:.1f} MB")
+    print()
+    print("| open | to engine s | to first lexical answer s | its CPU s | RSS MB (peak) | runs |")
+    print("|---|---:|---:|---:|---:|---:|")
+    rows = [("cold (every file parsed, index written)", r["cold"]), ("warm (index read back)", r["warm"])]
+    if "baseline_no_kept_index" in r:
+        rows.append(("baseline: no kept index (every file parsed)", r["baseline_no_kept_index"]))
+    for name, o in rows:
+        print(f"| {name} | {o['open_s']:.2f} | {o['first_answer_s']:.2f} | {o['cpu_s']:.2f} "
+              f"| {o['rss_mb']:.0f} ({o['peak_rss_mb']:.0f}) "
+              f"| {o['runs']} |")
+    q, e = r["lexical_query_ms"], r["edit"]
+    print()
+    print(f"lexical query p50 / p90: {q['p50']:.2f} / {q['p90']:.2f} ms over {q['n']} queries (warm)")
+    print(f"one edited file ({e['file']}) re-indexed: {e['ms']:.0f} ms ({e['cpu_ms']:.0f} ms CPU; found after: "
+          f"{e['found']}); files parsed by the warm opens: "
+          f"{r['warm_parsed_files']}")
+    print(f"embedding tier: {r['embedding']}")
+    return 0

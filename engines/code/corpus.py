@@ -33,6 +33,7 @@ from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS,
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).
 MAX_FILE_BYTES = 2 * 1024 * 1024
+NO_CODE_FILES = "no code files here (none in any of the 19 languages read: engines/code/languages.py)"
 BINARY_SNIFF_BYTES = 8192  # a NUL byte this early means a binary file, as git and grep decide it
 
 
@@ -139,8 +140,7 @@ def _load_sources(sources: list[CodeSource], document: Document | None = None,
             elif problem is not None:
                 problems.append(problem)
     if not files and not problems:
-        problems.append(Problem(", ".join(s.label for s in sources) or ".",
-                                "no code files here (none in any of the 19 languages read: engines/code/languages.py)"))
+        problems.append(Problem(", ".join(s.label for s in sources) or ".", NO_CODE_FILES))
     return CodeLoad(symbols, problems, files, documents if document is not None else None)
 
 

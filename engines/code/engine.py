@@ -30,13 +30,16 @@ from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
                               read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
-from engines.code.corpus import CodeLoad, CodeSource, CorpusError, Problem, load_sources, module_sources, tree_source
+from engines.code.code_index import CodeIndex
+from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, Problem, module_sources, tree_source
+from engines.code.gcpause import paused_gc
+from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
                                 fuse)
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
-from engines.code.symbols import Symbol, embed_text
+from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
@@ -47,7 +50,6 @@ TIERS = (LEXICAL, EMBEDDING)
 DEFAULT_TIERS = (LEXICAL,)  # the embedding tier is opt-in (--tiers lexical,embedding, the palette, config)
 CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merge.py) are within it
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
-
 
 
 def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
@@ -66,9 +68,11 @@ class CodeEngine(CodePresenting, Engine):
     def __init__(self, root: str | os.PathLike | None = None, modules: Sequence[str] = (),
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
-                 remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None) -> None:
+                 remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None,
+                 persist: bool = True) -> None:
         """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
-        ``progress(files read, of)`` while a tree is read.
+        ``progress(files read, of)`` while a tree is read. ``persist``: keep the tree's index in the
+        cache (under ``cache_dir`` when given, else the user cache) and read it back on the next open.
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -81,10 +85,15 @@ class CodeEngine(CodePresenting, Engine):
         if remote_endpoint:
             self._engine_notices.append(f"the code pane never sends source anywhere: the configured endpoint "
                                 f"{remote_endpoint} is ignored here; the local model embeds")
+        self._cache_dir, self._index_file, self._writer = cache_dir, None, None
+        self.parsed = 0  # files parsed by the last open (the rest came from the cache)
         if symbols is not None:
             self.sources: list[CodeSource] = []
             self.root = Path(root) if root is not None else Path(".")
-            loaded = CodeLoad(list(symbols), [], 0)
+            symbols = list(symbols)
+            index = CodeIndex.of_symbols(symbols, [symbol_counts(s) for s in symbols])
+            self.problems: list[Problem] = []
+            self.files, changed = 0, False
         else:
             if modules:
                 self.sources = module_sources(list(modules))
@@ -93,42 +102,40 @@ class CodeEngine(CodePresenting, Engine):
             else:
                 raise CorpusError("no corpus: give a folder or --modules")
             self.root = self.sources[0].root
-            loaded = load_sources(self.sources, document=symbol_counts, progress=progress)
-        self.problems: list[Problem] = loaded.problems
-        self.files = loaded.files
+            if persist:
+                self._index_file = cache_file(self.sources, Path(cache_dir) / "code-index" if cache_dir else None)
+                self._writer = IndexWriter(self.sources, self._index_file, self._engine_notices)
+            index, changed = self._open(progress)
         self.label = ", ".join(s.label for s in self.sources) if self.sources else str(self.root)
         self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
         self._embedder = embedder
-        self._cache_dir = cache_dir
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
-        self._by_file: dict[str, list[Symbol]] = {}
-        self._documents_by_file: dict[str, list] = {}  # each symbol's BM25 document, as _by_file
-        self.set_symbols(loaded.symbols, loaded.documents)
+        self._install(index, write=changed)
+
+    def _open(self, progress: Callable[[int, int], None] | None = None) -> tuple[CodeIndex, bool]:
+        """The sources' index: from the cache where the files are unchanged, the rest parsed (index_store.py)."""
+        with paused_gc():  # the collector finds nothing in a load and cost more than half its time (gcpause.py)
+            opened = open_index(self.sources, self._index_file, progress)
+        for notice in opened.notices:
+            if notice not in self._engine_notices:  # said once
+                self._engine_notices.append(notice)
+        self.problems = opened.walk_problems + opened.index.problems()
+        self.files, self.parsed = len(opened.index.files), opened.parsed
+        if not self.files and not self.problems:
+            self.problems.append(Problem(", ".join(s.label for s in self.sources) or ".", NO_CODE_FILES))
+        return opened.index, opened.changed
 
     # -- corpus --------------------------------------------------------------------------------
     @property
-    def symbols(self) -> list[Symbol]:
+    def symbols(self) -> Sequence[Symbol]:
         return self._symbols
 
-    def set_symbols(self, symbols: list[Symbol], documents: list | None = None) -> None:
-        """``documents``: each symbol's BM25 document when the load counted them (symbol_counts)."""
-        if documents is None:
-            documents = [symbol_counts(s) for s in symbols]
-        with self._lock:
-            self._by_file, self._documents_by_file = {}, {}
-            for symbol, document in zip(symbols, documents):
-                self._by_file.setdefault(symbol.path, []).append(symbol)
-                self._documents_by_file.setdefault(symbol.path, []).append(document)
-        self._install(list(symbols), list(documents))
-
     def reload(self) -> None:
-        """Read the whole corpus again (the pane's rebuild); a benchmark's symbols stay as they are."""
+        """Read the whole corpus again (the pane's rebuild): changed files parsed, the rest from the cache."""
         if not self.sources:
             return
-        loaded = load_sources(self.sources, document=symbol_counts)
-        self.problems, self.files = loaded.problems, loaded.files
-        self.set_symbols(loaded.symbols, loaded.documents)
+        self._install(*self._open())
 
     def replace_file(self, path: str, symbols: list[Symbol], problem: Problem | None = None,
                      rel: str | None = None) -> None:
@@ -141,36 +148,32 @@ class CodeEngine(CodePresenting, Engine):
     def replace_files(self, changes: list[tuple[str, list[Symbol], Problem | None, str | None]]) -> None:
         """Several files' (path, symbols, problem, rel) at once, the watcher's batch: BM25 is rebuilt
         once, not once per file (1,000 files written in a burst were not all in after 100 s)."""
-        counted = {path: [symbol_counts(s) for s in symbols] for path, symbols, _, _ in changes if symbols}  # off the lock
+        prepared = [(edited_record(self.sources, path, rel, problem), symbols, [symbol_counts(s) for s in symbols])
+                    for path, symbols, problem, rel in changes]  # off the lock: the changed files' words counted
         with self._lock:
             for path, symbols, problem, rel in changes:
                 named = {rel, problem.path if problem else None} - {None}
                 self.problems = [p for p in self.problems if p.path not in named] + ([problem] if problem else [])
-                if symbols:
-                    self._by_file[path] = symbols
-                    self._documents_by_file[path] = counted[path]
-                else:
-                    self._by_file.pop(path, None)
-                    self._documents_by_file.pop(path, None)
-            order = sorted(self._by_file)
-            merged = [s for p in order for s in self._by_file[p]]
-            documents = [d for p in order for d in self._documents_by_file[p]]
-        self._install(merged, documents)  # only the changed files' words counted again
+            index, previous = self._index.replaced(prepared), self._lexical
+        self._install(index, True, previous)  # only the changed files' words counted again; BM25 patched
         if self._vectors is not None and not self.wait_for_index:
             self._vectors.start()
 
     def file_paths(self) -> list[str]:
         """The files the symbols come from (absolute paths): what the watcher drops when a folder goes."""
-        with self._lock:
-            return list(self._by_file)
+        return [f.path for f in self._index.files if f.end > f.first]  # an index never changes: no lock
 
-    def _install(self, symbols: list[Symbol], documents: list) -> None:
-        lexical = LexicalIndex.build(symbols, documents=documents)  # inline: the first answer needs it (362 ms for 6,267 CoSQA functions)
+    def _install(self, index: CodeIndex, write: bool = False, previous: LexicalIndex | None = None) -> None:
+        """Search ``index`` from now on; ``write``: to the cache too, after the BM25 matrix is built (it is kept)."""
+        lexical = LexicalIndex.of_index(index, previous)  # inline: the first answer needs it
         with self._lock:
-            self._symbols = symbols
+            self._index = index
+            self._symbols = lexical.symbols
             self._lexical = lexical
+        if write and self._writer is not None:
+            self._writer.write_later(index)
         if self._vectors is not None:
-            self._vectors.set_texts([embed_text(s) for s in symbols])
+            self._vectors.set_texts(index.embed_texts())
 
     # -- the embedding index -------------------------------------------------------------------
     @property
@@ -185,7 +188,7 @@ class CodeEngine(CodePresenting, Engine):
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
             index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
-            index.set_texts([embed_text(s) for s in self._symbols])
+            index.set_texts(self._index.embed_texts())
             self._vectors = index
         return self._vectors
 
@@ -203,6 +206,12 @@ class CodeEngine(CodePresenting, Engine):
     def close(self) -> None:
         if self._vectors is not None:
             self._vectors.stop()
+        self.wait_saved()
+
+    def wait_saved(self) -> None:
+        """Block until the cache holds the latest index (tests, the benchmark, close)."""
+        if self._writer is not None:
+            self._writer.wait()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
     def index_summary(self, state) -> str:
@@ -232,10 +241,13 @@ class CodeEngine(CodePresenting, Engine):
             self._vectors.build()  # a tier's own ranking is its whole answer, not what is embedded so far
         return ranked_by_search(self, tier, query, depth)
 
+    def symbol_of(self, item_id: str) -> Symbol | None:
+        index = self._index  # swapped whole by an install: read once
+        position = index.position_of(item_id)
+        return None if position is None else index.symbol(position)
+
     def read(self, item_id: str) -> Passage:
-        with self._lock:
-            symbols = self._symbols
-        symbol = next((s for s in symbols if s.id == item_id), None)
+        symbol = self.symbol_of(item_id)
         if symbol is None:
             raise KeyError(item_id)
         try:

@@ -121,6 +121,25 @@ class LexicalIndex:
             docs = documents if documents is not None else [symbol_counts(s, weights, stem) for s in symbols]
             return cls(list(symbols), weights, stem, BM25Index.from_counts(docs, k1=K1, b=B), CodeShape(symbols))
 
+    @classmethod
+    def of_index(cls, index, previous: "LexicalIndex | None" = None) -> "LexicalIndex":
+        """The index over a code index's columns (code_index.py): its stored word counts, no symbol
+        made. The BM25 matrix is the one the cache kept when the rows are the same, ``previous``'s
+        patched when only some files changed (``index.patch``), else built from the counts."""
+        kept, bm25 = index.bm25, None
+        if kept is not None and kept[4:] == (K1, B) and len(kept[2]) - 1 <= len(index.vocabulary):
+            bm25 = BM25Index.from_matrix(*kept[:4], len(index), index.vocabulary.ids, k1=K1, b=B)
+        elif index.patch is not None and previous is not None:
+            bm25 = previous.index.patched(index.patch[0], len(index), *index.patch[1:], index.vocabulary.ids,
+                                          k1=K1, b=B)
+        if bm25 is None:
+            first, terms, counts = index.documents()
+            bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, k1=K1, b=B)
+        matrix = bm25.matrix()
+        index.bm25 = None if matrix is None else (*matrix, K1, B)
+        index.patch = None  # used: the renumbering is not kept alive with the index
+        return cls(index.symbols(), FIELD_WEIGHTS, STEM, bm25, index.shape())
+
     def query_words(self, query: str) -> list[str]:
         return tokenize(query, self.stem) + (compounds(query) if COMPOUNDS else [])
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from engines.lexical import split_identifier, stem_word
 
@@ -127,8 +127,29 @@ class CodeShape:
     """What ranking needs to know of each symbol, computed once when the index is built."""
 
     def __init__(self, symbols: Sequence, root: str | None = None) -> None:
-        self.size = len(symbols)
-        self.has_paths = any(s.path for s in symbols)  # a source tree, not a set of pathless snippets
+        relatives: dict[str, str] = {}
+        for s in symbols:  # what depends on the file only, from its first symbol
+            key = s.path or f"\0{s.id}"
+            if key not in relatives:
+                relatives[key] = _relative(s, root)
+        self._fill([s.path or "" for s in symbols], [s.id for s in symbols],
+                   [len(getattr(s, "source", "") or "") for s in symbols],
+                   [getattr(s, "qualname", "") or "" for s in symbols], [getattr(s, "kind", "") for s in symbols],
+                   relatives.__getitem__)
+
+    @classmethod
+    def of_columns(cls, paths: list[str], ids: Callable[[int], str], lengths: list[int], qualnames: list[str],
+                   kinds: list[str], relative: Callable[[str], str]) -> "CodeShape":
+        """The same, from an index's columns (columns.py): no Symbol made. ``ids(i)``: symbol i's id,
+        asked only of symbols without a path; ``relative(path)``: the file's path as the corpus names it."""
+        shape = cls.__new__(cls)
+        shape._fill(paths, _Ids(ids), lengths, qualnames, kinds, relative)
+        return shape
+
+    def _fill(self, paths: list[str], ids, lengths: list[int], qualnames: list[str], kinds: list[str],
+              relative: Callable[[str], str]) -> None:
+        self.size = len(paths)
+        self.has_paths = any(paths)  # a source tree, not a set of pathless snippets
         self.file: list[str] = []  # the grouping key: the file, or the symbol itself where it has none
         self.stem: list[str] = []
         self.penalty: list[float] = []
@@ -136,18 +157,17 @@ class CodeShape:
         self.by_name: dict[str, list[int]] = {}  # exact name -> positions
         self.by_lower: dict[str, list[int]] = {}
         self.qualnames: list[str] = []
-        self.length = [len(getattr(s, "source", "") or "") for s in symbols]
+        self.length = lengths
         self.stem_parts: dict[str, tuple[str, ...]] = {}  # file key -> its stem's words ("StringUtils" -> string, util)
         self.flat_stem: dict[str, str] = {}  # file key -> its stem folded, separators out ("exception_handlers" -> exceptionhandlers)
         penalties: dict[str, float] = {}
         exts: dict[str, str] = {}
         stems: dict[str, str] = {}
-        for i, s in enumerate(symbols):
-            path = s.path or ""
-            key = path or f"\0{s.id}"
+        for i, path in enumerate(paths):
+            key = path or f"\0{ids[i]}"
             self.file.append(key)
             if key not in penalties:  # what depends on the file only, once a file
-                rel = _relative(s, root)
+                rel = relative(key)
                 base = os.path.basename(rel)
                 stem = stems[key] = os.path.splitext(base)[0] if base else ""
                 if path:
@@ -163,9 +183,9 @@ class CodeShape:
                 self.stem_parts[key] = tuple(PATH_SYNONYMS.get(w, w) for w in split_identifier(stem)) if path else ()
             self.stem.append(stems[key])
             self.penalty.append(penalties[key])
-            qualname = getattr(s, "qualname", "") or ""
+            qualname = qualnames[i]
             self.qualnames.append(qualname.replace("::", ".").replace("<locals>.", ""))
-            if getattr(s, "kind", "") == "module":
+            if kinds[i] == "module":
                 continue  # a module is named by its path, which the path words already read
             name = _own_name(qualname)
             if name:
@@ -182,6 +202,16 @@ class CodeShape:
         for i in range(self.size):
             if exts.get(self.file[i]) in HEADER_EXTS and self.stem[i].lower() in implemented:
                 self.penalty[i] *= HEADER_WITH_SOURCE
+
+
+class _Ids:
+    """``ids[i]`` through a function: a columns index decodes an id only when a symbol has no path."""
+
+    def __init__(self, get: Callable[[int], str]) -> None:
+        self.get = get
+
+    def __getitem__(self, i: int) -> str:
+        return self.get(i)
 
 
 def _relative(symbol, root: str | None) -> str:
