@@ -137,7 +137,7 @@ def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[
 
 
 def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
-    from engines.products.engine import open_configured
+    from engines.products.configured import open_configured
 
     return open_configured(corpus, wait_for_index=wait_for_index)
 

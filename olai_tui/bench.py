@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from engines.locations import demo_corpus as default_corpus, shared_data, shared_heldout
+from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
 DEMO_QUERIES = [

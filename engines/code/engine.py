@@ -20,13 +20,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import RESEMBLANCE, Batch, Hit, TierReport
+from engines.answer import Batch, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
                               read_lines)
 from engines.tiers import choose_tiers, recall_switched_off
@@ -35,15 +34,14 @@ from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, Problem,
 from engines.code.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
-from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, Merged, blend, fill,
+from engines.code.meaning import Meaning, hits_of, nearest
+from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, blend, fill,
                                 fuse)
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
-from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.retry import check_shape
-from engines.lexical import top_of
+from engines.embed.base import Embedder
 
 ENGINE = "code"
 TIERS = (LEXICAL, EMBEDDING)
@@ -130,6 +128,21 @@ class CodeEngine(CodePresenting, Engine):
     @property
     def symbols(self) -> Sequence[Symbol]:
         return self._symbols
+
+    @property
+    def index_file(self) -> Path | None:
+        """Where the kept index lives in the user cache (None: not kept, e.g. symbols given in memory)."""
+        return self._index_file
+
+    @property
+    def indexed_files(self):
+        """The files of the index as read now, in order (each with its symbols' first and end row)."""
+        return self._index.files
+
+    @property
+    def lexical_tier(self) -> LexicalIndex:
+        """The BM25 tier as built now: the evaluation scores it apart from the merge."""
+        return self._lexical
 
     def reload(self) -> None:
         """Read the whole corpus again (the pane's rebuild): changed files parsed, the rest from the cache."""
@@ -289,7 +302,7 @@ class CodeEngine(CodePresenting, Engine):
                 embedding_report = TierReport(EMBEDDING, "off", None, 0, enable=how)
             else:
                 embedding_report = TierReport(EMBEDDING, "skipped", None, 0, reason="nothing to search for")
-            yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, embedding_report],
+            yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, embedding_report],
                         total=total)
             return
 
@@ -302,7 +315,7 @@ class CodeEngine(CodePresenting, Engine):
         if state.state != "ready" or self.merge == "merged":
             # Lexical at once; meaning (what is embedded so far) fills what is left.
             shown = fill(ranked, [], limit)
-            yield Batch(hits=self._hits(symbols, shown), tiers=[lexical_report], total=total)
+            yield Batch(hits=hits_of(symbols, shown), tiers=[lexical_report], total=total)
             if state.state in ("unavailable", "failed"):
                 yield Batch(hits=[], tiers=[TierReport(EMBEDDING, state.state, None, 0, reason=state.reason,
                                                        enable=state.enable)])
@@ -312,21 +325,21 @@ class CodeEngine(CodePresenting, Engine):
                                                                    "lexical hits filled the limit")])
                 return
             started = time.perf_counter()
-            meaning = self._embedding_ranking(query)
+            meaning = self.embedding_ranking(query)
             if isinstance(meaning, TierReport):
                 yield Batch(hits=[], tiers=[meaning])
                 return
             added = fill(ranked, meaning.ranked, limit)[len(shown):]
             status = "answered" if added else "empty"
-            yield Batch(hits=self._hits(symbols, added),
+            yield Batch(hits=hits_of(symbols, added),
                         tiers=[self._embedding_report(index, status, _ms(started), len(added))],
                         total=self._union_total(lexical, query, wanted, meaning))
             return
 
         started = time.perf_counter()
-        meaning = self._embedding_ranking(query)
+        meaning = self.embedding_ranking(query)
         if isinstance(meaning, TierReport):
-            yield Batch(hits=self._hits(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
+            yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
             return
         # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
         if lexical.shape.has_paths and ranked:
@@ -337,28 +350,12 @@ class CodeEngine(CodePresenting, Engine):
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", _ms(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
-        yield Batch(hits=self._hits(symbols, merged), tiers=[lexical_report, embedding_report],
+        yield Batch(hits=hits_of(symbols, merged), tiers=[lexical_report, embedding_report],
                     total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused"})
 
-    def _embedding_ranking(self, query: str) -> "Meaning | TierReport":
+    def embedding_ranking(self, query: str) -> "Meaning | TierReport":
         """The symbols nearest the query above the embedder's floor, best first, and how many there are."""
-        try:
-            info = self.embedder.info()
-            vectors = self.embedder.embed([query], "query")
-            check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
-            vector = vectors[0]
-        except EmbedderUnavailable as exc:
-            return TierReport(EMBEDDING, "unavailable", None, 0, reason=exc.reason, enable=exc.enable)
-        except Exception as exc:  # noqa: BLE001 - meaning failing never takes lexical answers down
-            return TierReport(EMBEDDING, "failed", None, 0, reason=f"embedding the query failed: {exc}")
-        rows, cosines, ranking = self.vectors.scores(vector)
-        if len(rows) == 0:
-            return Meaning([], rows)
-        above = cosines >= info.floor  # the floor is on the embedder's cosine scale
-        # Ordered by the density-corrected score; +2 keeps every corrected score positive for
-        # top_of, which drops what is below the floor (-inf).
-        best = top_of(np.where(above, ranking + 2.0, -np.inf), CANDIDATES)
-        return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above])
+        return nearest(self.embedder, self.vectors, query, CANDIDATES)
 
     @staticmethod
     def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
@@ -374,27 +371,6 @@ class CodeEngine(CodePresenting, Engine):
         if state.state != "ready" and status != "skipped":
             return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of)
         return TierReport(EMBEDDING, status, ms, count, reason=reason)
-
-    def _hits(self, symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:
-        hits = []
-        for m in merged:
-            s = symbols[m.position]
-            extras = {"kind": s.kind, "language": s.language, "summary": s.summary, "path": s.path, "line": s.line,
-                      "end_line": s.end_line, "ranks": m.ranks,
-                      "scores": {t: round(v, 4) for t, v in m.scores.items()}}
-            if m.fused is not None:
-                extras["fused"] = round(m.fused, 6)
-            marker = RESEMBLANCE if LEXICAL not in m.ranks else ""
-            hits.append(Hit(id=s.id, title=s.title, where=s.where, tier=m.tier, score=round(m.score, 4),
-                            marker=marker, extras=extras))
-        return hits
-
-
-@dataclass
-class Meaning:
-    ranked: list[tuple[int, float]]  # (position, cosine), best first, above the floor, at most CANDIDATES
-    above_floor: np.ndarray  # positions of every symbol above the floor
-
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 3)

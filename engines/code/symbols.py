@@ -91,12 +91,12 @@ def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:
                         docstring=doc or "", source=source, where=f"{rel}:{start if kind != 'module' else 1}",
                         path=path, line=start, end_line=end, decorators=decorators, bases=bases)
         text = embed_text(symbol)
-        out.append(_with_hash(symbol, text))
+        out.append(with_hash(symbol, text))
         for a, b, piece in pieces[1:]:
             part = Symbol(id=f"{symbol.id}@{a}", kind=kind, module=module, qualname=qualname, signature="",
                           docstring="", source=textwrap.dedent(piece).rstrip(), where=f"{rel}:{a}", path=path,
                           line=a, end_line=b)
-            out.append(_with_hash(part, embed_text(part)))
+            out.append(with_hash(part, embed_text(part)))
 
     top_nested = _nested_defs(tree)
     add("module", module, tree, 1, max(1, len(lines)), top_nested)
@@ -107,15 +107,15 @@ def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:
         qualname = f"{prefix}.{node.name}" if prefix else node.name
         children = _nested_defs(node)
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        decorators = tuple(_unparse(d) for d in node.decorator_list)
+        decorators = tuple(unparse(d) for d in node.decorator_list)
         if isinstance(node, ast.ClassDef):
-            bases = tuple(_unparse(b) for b in node.bases) + tuple(f"{k.arg}={_unparse(k.value)}" if k.arg
-                                                                   else f"**{_unparse(k.value)}" for k in node.keywords)
+            bases = tuple(unparse(b) for b in node.bases) + tuple(f"{k.arg}={unparse(k.value)}" if k.arg
+                                                                   else f"**{unparse(k.value)}" for k in node.keywords)
             add("class", qualname, node, start, node.end_lineno or start, children, decorators=decorators, bases=bases)
         else:
             kind = "method" if in_class else "function"
             add(kind, qualname, node, start, node.end_lineno or start, children,
-                signature=_signature(node), decorators=decorators)
+                signature=signature_of(node), decorators=decorators)
         child_prefix = qualname if isinstance(node, ast.ClassDef) else f"{qualname}.<locals>"
         stack.extend((c, child_prefix, isinstance(node, ast.ClassDef)) for c in reversed(children))
     out.sort(key=lambda s: (s.line, s.kind != "module"))
@@ -188,21 +188,21 @@ def parts(lines: list[str], runs: list[tuple[int, int]]):
         yield piece[0][0], piece[-1][1], "".join("".join(lines[x - 1:y]) for x, y in piece).rstrip()
 
 
-def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    text = f"({_unparse(node.args)})"
+def signature_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    text = f"({unparse(node.args)})"
     if node.returns is not None:
-        text += f" -> {_unparse(node.returns)}"
+        text += f" -> {unparse(node.returns)}"
     return text
 
 
-def _unparse(node: ast.AST) -> str:
+def unparse(node: ast.AST) -> str:
     try:
         return ast.unparse(node)
     except (RecursionError, ValueError):  # a pathologically deep default or annotation
         return "…"
 
 
-def _with_hash(symbol: Symbol, text: str) -> Symbol:
+def with_hash(symbol: Symbol, text: str) -> Symbol:
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     object.__setattr__(symbol, "content_hash", digest)
     return symbol

@@ -18,7 +18,7 @@ import textwrap
 
 from engines.code.languages import COMMENTS, Lang, grammar
 from engines.code.names import _text, go_receiver, name_of
-from engines.code.symbols import LONG, Symbol, _with_hash, embed_text, parts
+from engines.code.symbols import LONG, Symbol, with_hash, embed_text, parts
 
 # Top-level lines outside symbols are cut into chunks of at most this many lines: a chunk this
 # size reads as one screen in the preview, and a long script is still found at the right lines.
@@ -147,18 +147,18 @@ def _finish(out: list[Symbol], spans: list[tuple[int, int, int]], lines: list[st
         runs = _own_runs(symbol.line, min(symbol.end_line, len(lines)), nested[i])
         if sum(b - a + 1 for a, b in runs) <= LONG:
             object.__setattr__(symbol, "source", "".join("".join(lines[a - 1:b]) for a, b in runs).rstrip())
-            result.append(_with_hash(symbol, embed_text(symbol)))
+            result.append(with_hash(symbol, embed_text(symbol)))
             continue
         for n, (a, b, text) in enumerate(parts(lines, runs)):
             if n == 0:
                 object.__setattr__(symbol, "source", text)
                 object.__setattr__(symbol, "end_line", b)
-                result.append(_with_hash(symbol, embed_text(symbol)))
+                result.append(with_hash(symbol, embed_text(symbol)))
             else:
                 part = Symbol(id=f"{symbol.id}@{a}", kind=symbol.kind, module=module, qualname=symbol.qualname,
                               signature="", docstring="", source=text, where=f"{rel}:{a}", path=path, line=a,
                               end_line=b, language=lang.name)
-                result.append(_with_hash(part, embed_text(part)))
+                result.append(with_hash(part, embed_text(part)))
     taken = {s.id for s in result}  # nvm.sh's module chunk and its function nvm() would share an id
     result.extend(_module_chunks(lines, covered, rel, path, module, lang, taken))
     result.sort(key=lambda s: (s.line, s.kind != "module"))
@@ -187,11 +187,11 @@ def _module_chunks(lines: list[str], covered: list[tuple[int, int]], rel: str, p
             symbol = Symbol(id=f"{rel}::{key}", kind="module", module=module, qualname=module, signature="",
                             docstring="", source=text.rstrip(), where=f"{rel}:{lo}", path=path, line=lo,
                             end_line=hi, language=lang.name)
-            chunks.append(_with_hash(symbol, embed_text(symbol)))
+            chunks.append(with_hash(symbol, embed_text(symbol)))
     if not chunks:  # the file is still a row of its own: its path words find it
         symbol = Symbol(id=f"{rel}::{module}" if f"{rel}::{module}" not in taken else f"{rel}::{module}@1", kind="module", module=module, qualname=module, signature="",
                         docstring="", source="", where=f"{rel}:1", path=path, line=1, end_line=1, language=lang.name)
-        chunks.append(_with_hash(symbol, embed_text(symbol)))
+        chunks.append(with_hash(symbol, embed_text(symbol)))
     return chunks
 
 

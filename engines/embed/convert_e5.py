@@ -17,7 +17,6 @@ source model. Every error is one line on stderr. Deterministic: same bytes on ev
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib.util
 import sys

@@ -67,8 +67,8 @@ def cosqa_quality(engine: CodeEngine, queries: Sequence[tuple[str, str]]) -> dic
     """MRR@10, recall@1, recall@10 per configuration, from the engine's own tier rankings."""
     configs: dict[str, list[list[str]]] = {c: [] for c in ("lexical", "embedding", "fused", "merged", "rrf-equal")}
     for query, _ in queries:
-        lexical = engine._lexical.search(query, CANDIDATES)
-        meaning = engine._embedding_ranking(query).ranked
+        lexical = engine.lexical_tier.search(query, CANDIDATES)
+        meaning = engine.embedding_ranking(query).ranked
         ids = engine.symbols
         configs["lexical"].append([ids[p].id for p, _ in lexical[:10]])
         configs["embedding"].append([ids[p].id for p, _ in meaning[:10]])

@@ -52,9 +52,9 @@ class CodeConfigs:
     def engine(self, merge: str = "fused") -> CodeEngine:
         if merge not in self._engines:
             symbols = next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
-            engine = CodeEngine(symbols=symbols, embedder=self._embedder, scope=SCOPE, wait_for_index=True, merge=merge)
-            if self._engines:
-                engine._embedder = next(iter(self._engines.values())).embedder
+            # one model for every merge's engine: the first engine's, once it has loaded one
+            embedder = next(iter(self._engines.values())).embedder if self._engines else self._embedder
+            engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True, merge=merge)
             engine.build_index(progress=self.progress)
             self._engines[merge] = engine
         return self._engines[merge]
@@ -79,7 +79,7 @@ class CodeConfigs:
         from rank_bm25 import BM25Okapi
 
         engine = self.engine()
-        lexical = engine._lexical
+        lexical = engine.lexical_tier
         okapi = BM25Okapi([symbol_document(s, lexical.weights, lexical.stem) for s in engine.symbols])
         ids = [s.id for s in engine.symbols]
 
@@ -96,8 +96,8 @@ class CodeConfigs:
         engine = self.engine()
 
         def rank(q: str) -> list[str]:
-            lexical = engine._lexical.search(q, CANDIDATES)
-            meaning = engine._embedding_ranking(q)
+            lexical = engine.lexical_tier.search(q, CANDIDATES)
+            meaning = engine.embedding_ranking(q)
             nearest = meaning.ranked if hasattr(meaning, "ranked") else []
             merged = fuse(lexical, nearest, DEPTH, k=60, weights={LEXICAL: 1.0, EMBEDDING: 1.0}, heads={})
             return [engine.symbols[m.position].id for m in merged]

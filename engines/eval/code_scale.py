@@ -102,7 +102,7 @@ def _run_child(spec: dict) -> dict:
     out = {"open_s": opened - started, "first_answer_s": answered - started, "cpu_s": cpu, "rss_mb": rss,
            "peak_rss_mb": peak,
            "saved_s": saved - started, "symbols": len(engine.symbols), "files": engine.files,
-           "parsed": engine.parsed, "index_bytes": engine._index_file.stat().st_size if engine._index_file else 0}
+           "parsed": engine.parsed, "index_bytes": engine.index_file.stat().st_size if engine.index_file else 0}
     if len(spec["queries"]) > 1:
         times = []
         for query in spec["queries"]:
@@ -123,8 +123,8 @@ def _edit_one_file(engine) -> dict:
 
     from engines.code.corpus import load_file
 
-    files = [f for f in engine._index.files if f.end > f.first and f.path.endswith(".py")] or \
-        [f for f in engine._index.files if f.end > f.first]
+    files = [f for f in engine.indexed_files if f.end > f.first and f.path.endswith(".py")] or \
+        [f for f in engine.indexed_files if f.end > f.first]
     record = files[len(files) // 2]  # a file in the middle of the tree, the same one every run
     with tempfile.TemporaryDirectory(prefix="olai-bench-edit-") as scratch:
         copy = Path(scratch) / record.rel

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engines.code.symbols import Symbol, _signature, _unparse, _with_hash, embed_text
+from engines.code.symbols import Symbol, signature_of, unparse, with_hash, embed_text
 
 DEF_LINE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\))?", re.M)
 SCOPE = "cosqa"  # the vector cache's scope for these functions (one file, shared by every CoSQA run)
@@ -70,8 +70,8 @@ def function_symbol(code: str, index: int) -> Symbol:
     else:
         is_class = isinstance(node, ast.ClassDef)
         symbol = replace(base, kind="class" if is_class else "function", qualname=node.name,
-                         signature="" if is_class else _signature(node),
+                         signature="" if is_class else signature_of(node),
                          docstring=ast.get_docstring(node) or "",
-                         decorators=tuple(_unparse(d) for d in node.decorator_list),
-                         bases=tuple(_unparse(b) for b in node.bases) if is_class else ())
-    return _with_hash(symbol, embed_text(symbol))
+                         decorators=tuple(unparse(d) for d in node.decorator_list),
+                         bases=tuple(unparse(b) for b in node.bases) if is_class else ())
+    return with_hash(symbol, embed_text(symbol))

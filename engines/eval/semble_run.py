@@ -92,7 +92,7 @@ class RepoRun:
             raw = self._raw
             return lambda q: [self.chunk(p) for p, _ in raw.top(q, DEPTH)]
         if config == "lexical_plain":
-            lexical = engine._lexical
+            lexical = engine.lexical_tier
             return lambda q: [self.chunk(p) for p, _ in lexical.plain(q, DEPTH)]
         tiers = {"lexical": ("lexical",), "embedding": ("embedding",), "fused": ("lexical", "embedding")}[config]
         if "embedding" in tiers and self.embed_s is None:

@@ -15,7 +15,6 @@ ever written into what is searched.
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
 from engines.locations import shown_url

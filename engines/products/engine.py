@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect
@@ -368,22 +367,6 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
     def answer(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None,
                sources: Sequence[str] = SOURCES) -> Answer:
         return collect_products(query, self.search(query, limit, tiers, sources))
-
-
-def open_configured(corpus: Path, wait_for_index: bool = False) -> ProductsEngine:
-    """The engine as config.toml sets it up: the HTTP judge where one is configured (else the rules
-    judge, offline) and recall's backend; a problem with the config is a notice, never a stop."""
-    from engines.products.backends.router import router_from_config
-    from engines.products.http_judge import judge_from_config
-
-    judge, judge_problem = judge_from_config()
-    try:
-        engine = ProductsEngine(corpus, judge=judge, wait_for_index=wait_for_index)
-    except (OSError, ValueError) as exc:  # the knowledge map beside a catalogue is unreadable or malformed
-        raise CatalogueError(f"{corpus}: {exc}") from None
-    engine.router, router_problem = router_from_config(engine)
-    engine.config_notices = [p for p in (judge_problem, router_problem) if p]
-    return engine
 
 
 def collect_products(query: str, batches: Iterable[Batch]) -> Answer:

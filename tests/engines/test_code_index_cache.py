@@ -199,7 +199,7 @@ def test_the_ranking_reads_the_same_of_the_columns_as_of_the_symbols(tmp_path):
     (tree / "native" / "lone.h").write_text("int lone_value(void);\n")
     engine = CodeEngine(tree, persist=False)
     symbols = list(engine.symbols)
-    columns, plain = engine._lexical.shape, CodeShape(symbols)
+    columns, plain = engine.lexical_tier.shape, CodeShape(symbols)
     n = len(symbols)
     assert columns.file == plain.file and columns.stem == plain.stem
     assert [columns.penalty[i] for i in range(n)] == plain.penalty and list(columns.length) == plain.length
@@ -244,8 +244,8 @@ def test_a_watchers_edit_patches_bm25_to_the_scores_a_fresh_build_gives(tree, tm
     fresh = CodeEngine(tree, persist=False)
     assert [s.id for s in engine.symbols] == [s.id for s in fresh.symbols]
     for query in ("throttle requests", "retry jitter", "expiring cache", "allow", "order total tax"):
-        words = fresh._lexical.query_words(query)
-        assert engine._lexical.index.scores(words).tolist() == fresh._lexical.index.scores(words).tolist()
+        words = fresh.lexical_tier.query_words(query)
+        assert engine.lexical_tier.index.scores(words).tolist() == fresh.lexical_tier.index.scores(words).tolist()
         assert top_ids(engine, query) == top_ids(fresh, query)
     fresh.close()
     engine.close()

@@ -82,7 +82,7 @@ def test_code_without_paths_keeps_bm25s_order():
     codes = ["def add(a, b):\n    return a + b", "def sort_list(xs):\n    '''sort a list'''\n    return sorted(xs)",
              "def sort_dict(d):\n    '''sort a dict by value'''\n    return sorted(d.items(), key=lambda kv: kv[1])"]
     engine = CodeEngine(symbols=[function_symbol(c, i) for i, c in enumerate(codes)])
-    lexical = engine._lexical
+    lexical = engine.lexical_tier
     assert [p for p, _ in lexical.search("sort dict by value", 3)] == [p for p, _ in lexical.plain("sort dict by value", 3)]
 
 

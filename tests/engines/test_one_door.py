@@ -86,3 +86,43 @@ def test_the_walk_finds_a_side_door_even_inside_a_function(tmp_path):
                      "face/lazy.py:3 import engines.products.recall",
                      "face/lazy.py:4 from engines.eval.cosqa import _signature (private)",
                      "face/lazy.py:5 getattr(..., '_vectors')"]
+
+
+EVAL_WALK = textwrap.dedent('''
+    import ast, json, sys
+    from pathlib import Path
+
+    root = Path(sys.argv[1])
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        where = lambda node: f"{path.relative_to(root.parent)}:{node.lineno}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engines.") \\
+                    and not node.module.startswith("engines.eval"):
+                out += [f"{where(node)} from {node.module} import {a.name}" for a in node.names
+                        if a.name.startswith("_") and not a.name.startswith("__")]
+            elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \\
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                out.append(f"{where(node)} {ast.unparse(node)}")
+    print(json.dumps(out))
+''')
+
+
+def private_reaches(package: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", EVAL_WALK, str(package)], capture_output=True, text=True,
+                          check=True, timeout=60)
+    return json.loads(done.stdout)
+
+
+def test_the_evaluation_uses_no_private_name_of_an_engine():
+    # engines/eval is a consumer of the engines' public interface, as the app is
+    assert private_reaches(REPO / "engines" / "eval") == []
+
+
+def test_the_evaluation_walk_finds_a_private_reach(tmp_path):
+    package = tmp_path / "eval"
+    package.mkdir()
+    (package / "a.py").write_text("from engines.code.symbols import _unparse, Symbol\n"
+                                  "def f(engine, self):\n    self._mine\n    return engine._lexical\n")
+    assert private_reaches(package) == ["eval/a.py:1 from engines.code.symbols import _unparse",
+                                        "eval/a.py:4 engine._lexical"]

@@ -1,0 +1,59 @@
+"""The embedding tier's side of a code answer: the symbols nearest a query by meaning, and the rows a
+merged answer shows (kept apart from engine.py, which orders the tiers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.answer import RESEMBLANCE, Hit, TierReport
+from engines.code.lexical_tier import TIER as LEXICAL
+from engines.code.merge import EMBEDDING, Merged
+from engines.code.symbols import Symbol
+from engines.embed.base import EmbedderUnavailable
+from engines.embed.retry import check_shape
+from engines.lexical import top_of
+
+
+@dataclass
+class Meaning:
+    ranked: list[tuple[int, float]]  # (position, cosine), best first, above the floor, at most CANDIDATES
+    above_floor: np.ndarray  # positions of every symbol above the floor
+
+
+def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierReport":
+    """The symbols nearest the query above the embedder's floor, best first (at most ``candidates``),
+    and every position above it; a TierReport when the model cannot answer."""
+    try:
+        info = embedder.info()
+        found = embedder.embed([query], "query")
+        check_shape(found, 1, info.dims)  # a query vector of another width than the index's
+        vector = found[0]
+    except EmbedderUnavailable as exc:
+        return TierReport(EMBEDDING, "unavailable", None, 0, reason=exc.reason, enable=exc.enable)
+    except Exception as exc:  # noqa: BLE001 - meaning failing never takes lexical answers down
+        return TierReport(EMBEDDING, "failed", None, 0, reason=f"embedding the query failed: {exc}")
+    rows, cosines, ranking = vectors.scores(vector)
+    if len(rows) == 0:
+        return Meaning([], rows)
+    above = cosines >= info.floor  # the floor is on the embedder's cosine scale
+    # Ordered by the density-corrected score; +2 keeps every corrected score positive for
+    # top_of, which drops what is below the floor (-inf).
+    best = top_of(np.where(above, ranking + 2.0, -np.inf), candidates)
+    return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above])
+
+
+def hits_of(symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:
+    hits = []
+    for m in merged:
+        s = symbols[m.position]
+        extras = {"kind": s.kind, "language": s.language, "summary": s.summary, "path": s.path, "line": s.line,
+                  "end_line": s.end_line, "ranks": m.ranks,
+                  "scores": {t: round(v, 4) for t, v in m.scores.items()}}
+        if m.fused is not None:
+            extras["fused"] = round(m.fused, 6)
+        marker = RESEMBLANCE if LEXICAL not in m.ranks else ""
+        hits.append(Hit(id=s.id, title=s.title, where=s.where, tier=m.tier, score=round(m.score, 4),
+                        marker=marker, extras=extras))
+    return hits
