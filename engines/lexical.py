@@ -186,12 +186,50 @@ class BM25Index:
         terms = list(map(vocab.__getitem__, words))
         tfs = list(chain.from_iterable(map(dict.values, counts)))
         sizes = list(map(len, counts))
+        term = np.asarray(terms, dtype=np.int32)
+        doc = np.repeat(np.arange(len(counts), dtype=np.int32), sizes)
+        self._set_model(len(counts), vocab, term, doc, np.asarray(tfs, dtype=np.float32), k1, b)
+
+    @classmethod
+    def from_entries(cls, n_docs: int, vocab: dict[str, int], term: np.ndarray, doc: np.ndarray, tf: np.ndarray,
+                     k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """The index of documents given as (word id, document, count) entries, each document's entries
+        together in document order (a saved words index, engines/notes/store.py): the same scores as
+        building it from the words, without a Python loop over them."""
+        index = cls.__new__(cls)
+        index.size, index._model = n_docs, None
+        if len(term):
+            index._set_model(n_docs, vocab, term, doc, np.asarray(tf, dtype=np.float32), k1, b)
+        return index
+
+    @classmethod
+    def from_matrix(cls, n_docs: int, vocab: dict[str, int], matrix: dict[str, np.ndarray],
+                    k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """The index from its saved score matrix (``matrix()``: arrays that may be memory-mapped)."""
+        import bm25s
+
+        index = cls.__new__(cls)
+        index.size, index._model = n_docs, None
+        if len(matrix["data"]):
+            model = bm25s.BM25(k1=k1, b=b, method="lucene")
+            model.scores = {"data": matrix["data"], "indices": matrix["indices"], "indptr": matrix["indptr"],
+                            "num_docs": n_docs}
+            model.vocab_dict = vocab
+            model.nonoccurrence_array = None
+            index._model = model
+        return index
+
+    def matrix(self) -> dict[str, np.ndarray] | None:
+        """The score matrix (word-major CSR: data, indices, indptr), to be saved; None for no words."""
+        if self._model is None:
+            return None
+        return {k: self._model.scores[k] for k in ("data", "indices", "indptr")}
+
+    def _set_model(self, n_docs: int, vocab: dict[str, int], term: np.ndarray, doc: np.ndarray, tf: np.ndarray,
+                   k1: float, b: float) -> None:
         import bm25s  # imported here: only engines that rank lexically pay for it
 
-        n_docs, n_vocab = len(counts), len(vocab)
-        term = np.asarray(terms, dtype=np.int32)
-        doc = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
-        tf = np.asarray(tfs, dtype=np.float32)
+        n_vocab = len(vocab)
         df = np.bincount(term, minlength=n_vocab)
         doc_len = np.bincount(doc, weights=tf, minlength=n_docs)
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s

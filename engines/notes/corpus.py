@@ -380,3 +380,8 @@ def _text(value: str) -> str:
     # a JSON "\ud800" escape decodes to a lone surrogate, which no encoder or printer accepts
     return LONE_SURROGATE.sub("\ufffd", value)
 
+
+# what the saved index (engines/notes/store.py) reads a folder with, as load_corpus reads it
+find_note_files = _find_note_files
+natural_key = _natural_key
+relative = _relative

@@ -1,0 +1,340 @@
+"""The notes index kept between runs: the notes as read and their words, so a vault opens again in seconds.
+
+A folder of notes is read once; after that an open takes each file's notes from the index in the
+user cache (engines/index_cache.py: never in the vault) when the file's size and mtime are those
+recorded, and reads again only what changed while the index was closed: a file edited (its stat
+differs: its bytes are hashed and, unless they are the same, it is read again), added (not in the
+index) or deleted (not found: its notes are gone). Each note's words (its word ids and counts,
+one CSR row per note) are kept by the note's content, so words are counted again only for notes
+whose text changed, and the BM25 score matrix is kept as built (word-major CSR ``.npy`` arrays,
+memory-mapped), so the first words answer after an unchanged open costs no build at all.
+
+Saved once the words of the notes held are built (the words leg's background thread), atomically,
+as a new generation. An index that cannot be used (truncated, another format, made for another
+root) is named once in ``notices``, discarded and rebuilt from the notes: nothing is lost.
+
+Layout of a generation (n notes, w distinct words)::
+
+    notes.G.json        [[id, title, where, tags, parent, content_hash, aliases, date], ...]   n
+    bodies.G.txt        every note's body, one after the other (UTF-8)
+    body_ends.G.npy     int64, n: where each body ends (characters)
+    vocab.G.json        the words, by id                                                      w
+    rows_ptr.G.npy      int64, n + 1: note i's words are rows_terms[rows_ptr[i]:rows_ptr[i+1]]
+    rows_terms.G.npy    int32: word ids;  rows_tfs.G.npy: int32, how often each occurs
+    bm25_data.G.npy     float32; bm25_indices.G.npy int32; bm25_indptr.G.npy int64 (w + 1)
+    manifest.json       format, root, generation, each file's size, and per source file:
+                        [relative path, size, mtime_ns, blake2b, first note, notes, problems, dated by mtime]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from engines.index_cache import (Stale, discard, folder_for, load_array, read_manifest, remove_other_generations,
+                                 write_atomically, write_manifest)
+from engines.lexical import BM25Index
+from engines.notes.corpus import (CorpusLoad, Note, Problem, find_note_files, load_corpus, load_file,
+                                  natural_key, relative)
+from engines.notes.words import note_words
+
+FORMAT = 1
+KIND = "notes-index"
+# A file modified this recently may change again within the same mtime tick without its stat
+# changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
+RACY_SECONDS = 2.0
+PROGRESS_EVERY = 1000  # files between progress calls: a cold 100k-note read says where it is ~ every second
+
+
+def words_key(note: Note) -> str:
+    """What a note's words depend on: its title and text (content_hash) and its aliases."""
+    if not note.aliases:
+        return note.content_hash
+    return hashlib.sha256("\0".join((note.content_hash,) + note.aliases).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class FileStat:
+    size: int  # -1: not trusted (read again next open)
+    mtime_ns: int
+    digest: str | None  # blake2b of the bytes
+    problems: list  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
+    dated_by_mtime: bool  # a note took the file's mtime as its date: a new mtime means a new date
+
+
+@dataclass
+class Rows:
+    """Every note's words as one CSR: row i is note i's word ids and counts; ``of``: words key -> row."""
+    vocab: list[str]
+    ids: dict[str, int]
+    ptr: np.ndarray
+    terms: np.ndarray
+    tfs: np.ndarray
+    of: dict[str, int]
+
+
+class NotesStore:
+    """The saved index of one folder: what an open reused, and the words leg's way to reuse and save."""
+
+    def __init__(self, folder: Path, top: str) -> None:
+        self.folder, self.top = folder, top
+        self.notices: list[str] = []
+        self.attached = True  # False: the engine holds notes not read from this folder (a benchmark's edit)
+        self.files: dict[str, FileStat] = {}  # absolute path -> its stat when its notes were read
+        self.changed = True  # the folder differs from what is saved
+        self._rows: Rows | None = None
+        self._matrix: dict[str, np.ndarray] | None = None
+        self._matrix_keys: list[str] | None = None
+        self._lock = threading.Lock()
+        self._save_lock = threading.Lock()  # one save at a time; a later one writes a later generation
+        self._saving: threading.Thread | None = None
+
+    def forget(self, paths) -> None:
+        """These files' notes changed since the open (the watcher): read them again next open."""
+        with self._lock:
+            for path in paths:
+                stat = self.files.get(path)
+                if stat is not None:
+                    stat.size = -1
+            self.changed = True
+
+    # -- the words leg -----------------------------------------------------------------------------
+    def words_index(self, notes: Sequence[Note]) -> BM25Index:
+        """The BM25 index of ``notes``: the saved matrix when they are the saved notes, else built
+        from the saved rows plus the words of the notes not seen before; saved when it changed."""
+        with self._lock:
+            keys = [words_key(n) for n in notes]
+            if self._matrix is not None and keys == self._matrix_keys:
+                index = BM25Index.from_matrix(len(notes), self._rows.ids, self._matrix)
+            else:
+                rows = _assemble(self._rows, notes, keys)
+                doc = np.repeat(np.arange(len(notes), dtype=np.int32), np.diff(rows.ptr))
+                index = BM25Index.from_entries(len(notes), rows.ids, rows.terms, doc, rows.tfs)
+                self._rows, self._matrix_keys = rows, keys
+                self._matrix = index.matrix() or _empty_matrix(len(rows.vocab))
+                self.changed = True
+            if self.changed and self.attached:
+                # Written after the answer, not before it; not a daemon thread: a one-shot search waits for
+                # it at exit rather than leave the vault unsaved (said outright: the words thread that starts it is one).
+                self.changed = False
+                self._saving = threading.Thread(target=self._save, args=(list(notes), self._rows, self._matrix),
+                                                name="notes-index-save", daemon=False)
+                self._saving.start()
+            return index
+
+    def wait_saved(self) -> None:
+        """Until the index the last words build started writing is written (a benchmark, a test)."""
+        saving = self._saving
+        if saving is not None:
+            saving.join()
+
+    def _notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _save(self, notes: Sequence[Note], rows: Rows, matrix: dict[str, np.ndarray]) -> None:
+        with self._save_lock:
+            try:
+                self._write(notes, rows, matrix)
+            except OSError as error:
+                self.changed = True
+                self._notice(f"notes index {self.folder}: not saved ({(error.strerror or str(error)).lower()})")
+
+    def _write(self, notes: Sequence[Note], rows: Rows, matrix: dict[str, np.ndarray]) -> None:
+        generation = f"{time.time_ns():x}"
+        sizes: dict[str, int] = {}
+
+        def put(name: str, data, kind: str = "npy") -> None:
+            full = f"{name}.{generation}.{kind}"
+            sizes[full] = write_atomically(self.folder / full, data)
+
+        files: list[list] = []
+        meta: list[list] = []
+        bodies: list[str] = []
+        for i, note in enumerate(notes):
+            if not files or files[-1][0] != note.path:
+                stat = self.files.get(note.path)
+                rel = relative(os.path.relpath(note.path, self.top))
+                files.append([note.path, rel, -1 if stat is None else stat.size, 0 if stat is None else stat.mtime_ns,
+                              None if stat is None else stat.digest, i, 0, [] if stat is None else stat.problems,
+                              False if stat is None else stat.dated_by_mtime])
+            files[-1][6] += 1
+            meta.append([note.id, note.title, note.where, list(note.tags), note.parent, note.content_hash,
+                         list(note.aliases), note.date])
+            bodies.append(note.body)
+        ends = np.cumsum(np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies)))
+        put("notes", _json(meta), "json")
+        put("bodies", "".join(bodies).encode("utf-8", "surrogatepass"), "txt")
+        put("body_ends", ends)
+        put("vocab", _json(rows.vocab), "json")
+        put("rows_ptr", np.asarray(rows.ptr, dtype=np.int64))
+        put("rows_terms", np.asarray(rows.terms, dtype=np.int32))
+        put("rows_tfs", np.asarray(rows.tfs, dtype=np.int32))
+        for name, array in matrix.items():
+            put(f"bm25_{name}", np.asarray(array))
+        write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
+                                     "sources": [f[1:] for f in files]})
+        remove_other_generations(self.folder, set(sizes))
+
+
+def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = None,
+               progress=None) -> tuple[CorpusLoad, NotesStore | None]:
+    """The notes of a folder, from its saved index where the files are unchanged; a note file (not
+    a folder) is read as it is (no index: one file reads in no time). Raises CorpusError as load_corpus."""
+    top = os.path.abspath(os.fspath(root))
+    if not os.path.isdir(top):
+        return load_corpus(root), None
+    try:
+        os.scandir(top).close()
+    except OSError:
+        return load_corpus(root), None  # raises the one-line CorpusError
+    store = NotesStore(folder_for(KIND, top, cache_dir), top)
+    try:
+        saved = _Saved.read(store.folder, top)
+    except Stale as why:
+        store.notices.append(f"notes index {store.folder}: {why}: discarded, rebuilt from the notes")
+        discard(store.folder)
+        saved = None
+    paths, problems = find_note_files(top)
+    notes: list[Note] = []
+    fresh = 0
+    now = time.time()
+    for done, path in enumerate(paths):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, len(paths), "reading notes")
+        rel = relative(os.path.relpath(path, top))
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None
+        entry = saved.sources.get(rel) if saved is not None else None
+        reused = entry is not None and st is not None and entry[1] >= 0 and entry[1] == st.st_size \
+            and entry[2] == st.st_mtime_ns
+        digest = entry[3] if reused else _digest(path)
+        if not reused and entry is not None and digest is not None and digest == entry[3] and not entry[7]:
+            reused = True  # touched, not changed: the same bytes read the same
+        if reused:
+            file_notes = saved.notes_of(entry, path)
+            file_problems = [Problem(*p) for p in entry[6]]
+        else:
+            fresh += 1
+            file_notes, file_problems = load_file(path, top)
+        notes += file_notes
+        problems += file_problems
+        if file_notes and st is not None:
+            trusted = st.st_mtime < now - RACY_SECONDS
+            dated = any(n.date == st.st_mtime for n in file_notes) if not reused else entry[7]
+            store.files[path] = FileStat(st.st_size if trusted else -1, st.st_mtime_ns, digest,
+                                         [[p.path, p.cause, p.skipped] for p in file_problems], dated)
+    problems.sort(key=lambda p: natural_key(p.path))
+    if saved is not None:
+        store._rows, store._matrix, store._matrix_keys = saved.rows, saved.matrix, saved.keys
+        # anything read again, gone, or with a new stat: the saved index is rewritten once words are built
+        stats = {relative(os.path.relpath(p, top)): (s.size, s.mtime_ns) for p, s in store.files.items()}
+        store.changed = fresh > 0 or stats != {rel: (s[1], s[2]) for rel, s in saved.sources.items()}
+    return CorpusLoad(notes, problems), store
+
+
+class _Saved:
+    """One saved generation, read back: the notes' fields, their bodies, the words rows and matrix."""
+
+    def __init__(self, folder: Path, manifest: dict) -> None:
+        generation = manifest.get("generation")
+        try:
+            self.sources = {s[0]: s for s in manifest["sources"]}
+            names = {name.split(".")[0]: name for name in manifest["files"]}
+            if any(name.split(".")[1] != generation for name in manifest["files"]):
+                raise KeyError("generation")
+            self.meta = json.loads((folder / names["notes"]).read_bytes())
+            self._bodies_path = folder / names["bodies"]
+            self._bodies: str | None = None
+            self.ends = load_array(folder, names["body_ends"], mmap=False)
+            vocab = json.loads((folder / names["vocab"]).read_bytes())
+            ptr = load_array(folder, names["rows_ptr"])
+            self.keys = [words_key(_meta_note(m, "", "")) for m in self.meta]
+            self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
+                             load_array(folder, names["rows_tfs"]), {k: i for i, k in enumerate(self.keys)})
+            self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
+            raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
+        if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1):
+            raise Stale("damaged (its arrays disagree in length)")
+
+    @classmethod
+    def read(cls, folder: Path, top: str) -> "_Saved | None":
+        manifest = read_manifest(folder, FORMAT, top)
+        return None if manifest is None else cls(folder, manifest)
+
+    def notes_of(self, entry: list, path: str) -> list[Note]:
+        if self._bodies is None:
+            try:
+                self._bodies = self._bodies_path.read_bytes().decode("utf-8", "surrogatepass")
+            except (OSError, UnicodeDecodeError):
+                self._bodies = ""
+        first, count = entry[4], entry[5]
+        out = []
+        for i in range(first, first + count):
+            start = int(self.ends[i - 1]) if i else 0
+            out.append(_meta_note(self.meta[i], self._bodies[start:int(self.ends[i])], path))
+        return out
+
+
+def _meta_note(m: list, body: str, path: str) -> Note:
+    return Note(m[0], m[1], body, m[2], path, tuple(m[3]), m[4], m[5], tuple(m[6]), m[7])
+
+
+def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str]) -> Rows:
+    """The words rows of ``notes``: saved rows by their key, the rest counted here (a Python loop
+    only over the notes not seen before)."""
+    vocab = list(saved.vocab) if saved is not None else []
+    ids = dict(saved.ids) if saved is not None else {}
+    found = np.fromiter(((saved.of.get(k, -1) if saved is not None else -1) for k in keys), dtype=np.int64, count=len(keys))
+    new_terms: list[int] = []
+    new_tfs: list[int] = []
+    new_lens: list[int] = []
+    for i in np.flatnonzero(found < 0).tolist():
+        counts = Counter(note_words(notes[i]))
+        for word in counts:
+            if word not in ids:
+                ids[word] = len(vocab)
+                vocab.append(word)
+        new_terms += map(ids.__getitem__, counts)
+        new_tfs += counts.values()
+        new_lens.append(len(counts))
+    old_ptr = saved.ptr if saved is not None else np.zeros(1, dtype=np.int64)
+    base = len(old_ptr) - 1  # new rows follow the saved ones: row base + j is the j-th new note
+    ptr = np.concatenate((np.asarray(old_ptr, dtype=np.int64), old_ptr[-1] + np.cumsum(new_lens, dtype=np.int64)))
+    terms = np.concatenate((saved.terms if saved is not None else np.zeros(0, np.int32), np.asarray(new_terms, np.int32)))
+    tfs = np.concatenate((saved.tfs if saved is not None else np.zeros(0, np.int32), np.asarray(new_tfs, np.int32)))
+    rows = found.copy()
+    rows[found < 0] = base + np.arange(int((found < 0).sum()))
+    starts, lens = ptr[rows], ptr[rows + 1] - ptr[rows]
+    out_ptr = np.concatenate(([0], np.cumsum(lens))).astype(np.int64)
+    gather = np.repeat(starts - out_ptr[:-1], lens) + np.arange(int(out_ptr[-1]), dtype=np.int64)
+    return Rows(vocab, ids, out_ptr, terms[gather], tfs[gather], {k: i for i, k in enumerate(keys)})
+
+
+def _empty_matrix(words: int) -> dict[str, np.ndarray]:
+    return {"data": np.zeros(0, np.float32), "indices": np.zeros(0, np.int32), "indptr": np.zeros(words + 1, np.int64)}
+
+
+def _digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "blake2b").hexdigest()[:32]
+    except (OSError, AttributeError):
+        return None
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
