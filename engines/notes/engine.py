@@ -157,6 +157,7 @@ class NotesEngine(Engine):
         folder as it is, so the saved index is no longer written from them."""
         if self._words.store is not None:
             self._words.store.attached = False
+            self._words.store = None  # its rows are keyed by content_hash, which such notes may not have kept
         self._take_all(notes)
 
     def _take_all(self, notes: list[Note]) -> None:
