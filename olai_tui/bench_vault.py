@@ -89,6 +89,7 @@ def print_vault_report(report: dict) -> None:
         print("| layout | MB | score + order p50 / p90 ms | recall@10 vs fp32 |")
         print("|---|---:|---:|---:|")
         for name, m in leg["layouts"].items():
-            print(f"| {name} | {m['mb']:.1f} | {m['p50_ms']:.2f} / {m['p90_ms']:.2f} | {m['recall@10']:.4f} |")
+            recall = "-" if m["recall@10"] is None else f"{m['recall@10']:.4f}"
+            print(f"| {name} | {m['mb']:.1f} | {m['p50_ms']:.2f} / {m['p90_ms']:.2f} | {recall} |")
     elif leg:
         print(f"\nsemantic leg: {leg['status']}: {leg.get('reason')}")
