@@ -97,11 +97,13 @@ class NotesStore:
         self._matrix_keys: list[str] | None = None
         self._lock = threading.Lock()
         self._save_lock = threading.Lock()  # one save at a time; a later one writes a later generation
+        self._files_lock = threading.Lock()  # self.files, read by a save, changed by the watcher
         self._saving: threading.Thread | None = None
 
     def forget(self, paths) -> None:
-        """These files' notes changed since the open (the watcher): read them again next open."""
-        with self._lock:
+        """These files' notes changed since the open (the watcher): read them again next open. Not under
+        the words lock, which a build holds for seconds: the watcher never waits on a build."""
+        with self._files_lock:
             for path in paths:
                 stat = self.files.get(path)
                 if stat is not None:
@@ -162,9 +164,11 @@ class NotesStore:
         files: list[list] = []
         meta: list[list] = []
         bodies: list[str] = []
+        with self._files_lock:  # each file's stat as the watcher left it, read once
+            stats = {path: dataclasses.replace(stat) for path, stat in self.files.items()}
         for i, note in enumerate(notes):
             if not files or files[-1][0] != note.path:
-                stat = self.files.get(note.path)
+                stat = stats.get(note.path)
                 rel = relative_to(note.path, self.top)
                 files.append([note.path, rel, -1 if stat is None else stat.size, 0 if stat is None else stat.mtime_ns,
                               None if stat is None else stat.digest, i, 0, [] if stat is None else stat.problems,
