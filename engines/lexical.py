@@ -234,7 +234,10 @@ class BM25Index:
         doc_len = np.bincount(doc, weights=tf, minlength=n_docs)
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)  # Lucene's idf, as bm25s
         tfc = tf / (k1 * ((1 - b) + b * doc_len[doc] / doc_len.mean()) + tf)  # Robertson's tf part
-        order = np.lexsort((doc, term))  # column by column (one per word), documents in order
+        # column by column (one per word), documents in order: the entries come document by document
+        # (``doc`` never decreases), so a stable sort by word alone gives lexsort((doc, term))'s order,
+        # in numpy's radix sort for int32 (100,000 notes' 8M entries: 2.9 s with lexsort)
+        order = np.argsort(term, kind="stable")
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         model.scores = {"data": (idf[term] * tfc).astype(np.float32)[order], "indices": doc[order],
                         "indptr": np.concatenate(([0], np.cumsum(df))).astype(np.int64), "num_docs": n_docs}
