@@ -88,10 +88,10 @@ def print_vault_report(report: dict) -> None:
     if leg and "layouts" in leg:
         print(f"\nsemantic leg on {leg['vectors']:,} synthetic vectors grown from {leg['real_sample']:,} real ones "
               f"({leg['model']}; {leg['queries']} real queries; not an embedded vault):")
-        print("| layout | MB | score + order p50 / p90 ms | recall@10 vs fp32 |")
-        print("|---|---:|---:|---:|")
+        print("| layout | MB | score + order p50 / p90 ms | CPU p50 ms | recall@10 vs fp32 |")
+        print("|---|---:|---:|---:|---:|")
         for name, m in leg["layouts"].items():
             recall = "-" if m["recall@10"] is None else f"{m['recall@10']:.4f}"
-            print(f"| {name} | {m['mb']:.1f} | {m['p50_ms']:.2f} / {m['p90_ms']:.2f} | {recall} |")
+            print(f"| {name} | {m['mb']:.1f} | {m['p50_ms']:.2f} / {m['p90_ms']:.2f} | {m['cpu_p50_ms']:.2f} | {recall} |")
     elif leg:
         print(f"\nsemantic leg: {leg['status']}: {leg.get('reason')}")

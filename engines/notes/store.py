@@ -99,6 +99,7 @@ class NotesStore:
         self._save_lock = threading.Lock()  # one save at a time; a later one writes a later generation
         self._files_lock = threading.Lock()  # self.files, read by a save, changed by the watcher
         self._saving: threading.Thread | None = None
+        self.writes = 0  # index generations this process started writing (the bench reports it)
 
     def forget(self, paths) -> None:
         """These files' notes changed since the open (the watcher): read them again next open. Not under
@@ -129,6 +130,7 @@ class NotesStore:
                 # Written after the answer, not before it; not a daemon thread: a one-shot search waits for
                 # it at exit rather than leave the vault unsaved (said outright: the words thread that starts it is one).
                 self.changed = False
+                self.writes += 1
                 self._saving = threading.Thread(target=self._save, args=(list(notes), self._rows, self._matrix),
                                                 name="notes-index-save", daemon=False)
                 self._saving.start()
