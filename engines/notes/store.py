@@ -262,8 +262,7 @@ class _Saved:
             if any(name.split(".")[1] != generation for name in manifest["files"]):
                 raise KeyError("generation")
             self.meta = json.loads((folder / names["notes"]).read_bytes())
-            self._bodies_path = folder / names["bodies"]
-            self._bodies: str | None = None
+            self.bodies = (folder / names["bodies"]).read_bytes().decode("utf-8", "surrogatepass")
             self.ends = load_array(folder, names["body_ends"], mmap=False)
             vocab = json.loads((folder / names["vocab"]).read_bytes())
             ptr = load_array(folder, names["rows_ptr"])
@@ -273,7 +272,10 @@ class _Saved:
             self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
             raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
-        if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1):
+        if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
+                and (int(self.ends[-1]) if len(self.ends) else 0) == len(self.bodies)
+                and all(isinstance(s[1], int) and 0 <= s[4] and s[4] + s[5] <= len(self.meta) and len(s) == 8
+                        for s in self.sources.values())):
             raise Stale("damaged (its arrays disagree in length)")
 
     @classmethod
@@ -282,16 +284,11 @@ class _Saved:
         return None if manifest is None else cls(folder, manifest)
 
     def notes_of(self, entry: list, path: str) -> list[Note]:
-        if self._bodies is None:
-            try:
-                self._bodies = self._bodies_path.read_bytes().decode("utf-8", "surrogatepass")
-            except (OSError, UnicodeDecodeError):
-                self._bodies = ""
         first, count = entry[4], entry[5]
         out = []
         for i in range(first, first + count):
             start = int(self.ends[i - 1]) if i else 0
-            out.append(_meta_note(self.meta[i], self._bodies[start:int(self.ends[i])], path))
+            out.append(_meta_note(self.meta[i], self.bodies[start:int(self.ends[i])], path))
         return out
 
 

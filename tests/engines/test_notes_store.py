@@ -126,6 +126,13 @@ def damage_truncated(folder: Path) -> None:
     bodies.write_bytes(bodies.read_bytes()[:10])
 
 
+def damage_bytes(folder: Path) -> None:
+    bodies = next(folder.glob("bodies.*"))
+    data = bytearray(bodies.read_bytes())
+    data[0] = 0xFF  # the same size, no longer UTF-8
+    bodies.write_bytes(bytes(data))
+
+
 def damage_version(folder: Path) -> None:
     manifest = json.loads((folder / MANIFEST).read_text())
     manifest["format"] = store_module.FORMAT + 1
@@ -143,7 +150,8 @@ def damage_garbled(folder: Path) -> None:
 
 
 @pytest.mark.parametrize("damage, said", [(damage_truncated, "truncated"), (damage_version, "format"),
-                                          (damage_foreign, "/home/someone-else/vault"), (damage_garbled, "not JSON")])
+                                          (damage_foreign, "/home/someone-else/vault"), (damage_garbled, "not JSON"),
+                                          (damage_bytes, "damaged")])
 def test_an_unusable_index_is_named_once_discarded_and_rebuilt(vault, tmp_path, damage, said):
     cache = tmp_path / "cache"
     good = opened(vault, cache)
