@@ -102,13 +102,13 @@ def load_corpus(root: str | os.PathLike) -> CorpusLoad:
     if not stat.S_ISDIR(st.st_mode):
         notes, problems = load_file(top, top)
         return CorpusLoad(notes, problems)
-    files, problems = _find_note_files(top)
+    files, problems = find_note_files(top)
     notes: list[Note] = []
     for path in files:
         file_notes, file_problems = load_file(path, top)
         notes += file_notes
         problems += file_problems
-    problems.sort(key=lambda p: _natural_key(p.path))
+    problems.sort(key=lambda p: natural_key(p.path))
     return CorpusLoad(notes, problems)
 
 
@@ -130,7 +130,7 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
     return [note], [Problem(rel, problem, skipped=False)] if problem else []
 
 
-def _find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
+def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
     """Every note-like path under top, sorted by relative path; each real file and folder once;
     ``seen``, when given, gets each path's (relative path, stat as found): the saved index compares
     them, and a second stat of 100,000 files is a second they need not cost.
@@ -372,7 +372,7 @@ def _kind_of(mode: int) -> str:
     return kinds.get(stat.S_IFMT(mode), "not a plain file")
 
 
-def _natural_key(rel: str) -> tuple:
+def natural_key(rel: str) -> tuple:
     # problems by path, then by outline line as a number ("a:10" after "a:9")
     head, _, line = rel.rpartition(":")
     return (head, int(line)) if line.isdigit() and head else (rel, 0)
@@ -387,8 +387,7 @@ def _relative(rel: str) -> str:
 
 
 def relative_to(path: str, top: str) -> str:
-    """``path`` relative to the folder ``top`` (both absolute), as shown: a path found under ``top`` is
-    cut, not worked out by os.path.relpath (6 s of a 100,000-note open: it normalises both paths)."""
+    """``path`` relative to ``top`` (both absolute), as shown: cut, not os.path.relpath (6 s of a 100k-note open)."""
     prefix = top if top.endswith(os.sep) else top + os.sep
     if path.startswith(prefix) and os.sep + ".." + os.sep not in path and os.sep + "." + os.sep not in path:
         return _relative(path[len(prefix):])
@@ -399,8 +398,3 @@ def _text(value: str) -> str:
     # a JSON "\ud800" escape decodes to a lone surrogate, which no encoder or printer accepts
     return LONE_SURROGATE.sub("\ufffd", value)
 
-
-# what the saved index (engines/notes/store.py) reads a folder with, as load_corpus reads it
-find_note_files = _find_note_files
-natural_key = _natural_key
-relative = _relative
