@@ -53,6 +53,7 @@ KIND = "notes-index"
 # A file modified this recently may change again within the same mtime tick without its stat
 # changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
 RACY_SECONDS = 2.0
+VOCAB_SLACK = 1000  # unused words kept before the vocabulary is compacted
 PROGRESS_EVERY = 1000  # files between progress calls: a cold 100k-note read says where it is ~ every second
 
 
@@ -127,8 +128,9 @@ class NotesStore:
                 self._matrix = index.matrix() or _empty_matrix(len(rows.vocab))
                 self.changed = True
             if self.changed and self.attached:
-                # Written after the answer, not before it; not a daemon thread: a one-shot search waits for
-                # it at exit rather than leave the vault unsaved (said outright: the words thread that starts it is one).
+                # Written after the answer, not before it, on a thread that is not a daemon (said outright:
+                # the words thread starting it is one), so a one-shot search waits for it at exit rather
+                # than leave the vault unsaved.
                 self.changed = False
                 self.writes += 1
                 self._saving = threading.Thread(target=self._save, args=(list(notes), self._rows, self._matrix),
@@ -331,7 +333,17 @@ def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str]) -> Row
     starts, lens = ptr[rows], ptr[rows + 1] - ptr[rows]
     out_ptr = np.concatenate(([0], np.cumsum(lens))).astype(np.int64)
     gather = np.repeat(starts - out_ptr[:-1], lens) + np.arange(int(out_ptr[-1]), dtype=np.int64)
-    return Rows(vocab, ids, out_ptr, terms[gather], tfs[gather], {k: i for i, k in enumerate(keys)})
+    terms, tfs = terms[gather], tfs[gather]
+    used = np.unique(terms)
+    if len(vocab) - len(used) > max(VOCAB_SLACK, len(used) // 2):
+        # words no note holds any more (notes deleted or edited in a long session): dropped, so the
+        # vocabulary does not grow for the life of the process; word ids are renumbered (scores unchanged)
+        renumber = np.full(len(vocab), -1, dtype=np.int32)
+        renumber[used] = np.arange(len(used), dtype=np.int32)
+        vocab = [vocab[i] for i in used.tolist()]
+        ids = {word: i for i, word in enumerate(vocab)}
+        terms = renumber[terms]
+    return Rows(vocab, ids, out_ptr, terms, tfs, {k: i for i, k in enumerate(keys)})
 
 
 def _empty_matrix(words: int) -> dict[str, np.ndarray]:

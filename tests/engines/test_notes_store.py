@@ -200,3 +200,20 @@ def test_the_index_deleted_while_open_still_answers_and_is_written_again(vault, 
     assert (index_folder(cache) / MANIFEST).is_file()  # written again from what the engine holds
     reopened = opened(vault, cache)
     assert reopened.notices() == [] and reopened.notes == load_corpus(vault).notes
+
+
+def test_words_no_note_holds_any_more_leave_the_vocabulary(vault, tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "VOCAB_SLACK", 0)  # then: compacted once unused words outnumber half the used
+    engine = opened(vault, tmp_path / "cache")
+    path = vault / "kitchen" / "jam.md"
+    write(path, "# Jam\n\nzanzibarian quinces " + " ".join(f"oddword{i}x" for i in range(60)) + ".\n")
+    engine.replace_file(str(path), [n for n in load_corpus(vault).notes if n.id == "kitchen/jam.md"])
+    assert answer(engine, "quincing") == [("kitchen/jam.md", "words")]
+    assert "zanzibarian" in engine._words.store._rows.ids
+    engine.replace_file(str(path), [])  # the note deleted: its words go with it
+    assert answer(engine, "zanzibarian") == []
+    rows = engine._words.store._rows
+    assert "zanzibarian" not in rows.ids and len(rows.vocab) == len(np.unique(rows.terms))
+    plain = BM25Index([note_words(n) for n in engine.notes])
+    np.testing.assert_array_equal(engine._words._current()[0].scores(["jam", "slug", "bench"]),
+                                  plain.scores(["jam", "slug", "bench"]))
