@@ -209,7 +209,12 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         return load_corpus(root), None  # raises the one-line CorpusError
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
     try:
-        saved = _Saved.read(store.folder, top)
+        try:
+            saved = _Saved.read(store.folder, top)
+        except Stale:
+            # another process (or this one's last save) may have moved the manifest on and removed the
+            # generation being read: a second read finds the new one; a damaged index fails it again
+            saved = _Saved.read(store.folder, top)
     except Stale as why:
         store.notices.append(f"notes index {store.folder}: {why}: discarded, rebuilt from the notes")
         discard(store.folder)
