@@ -71,7 +71,7 @@ def read_manifest(folder: Path, format_version: int, root: str) -> dict | None:
     except OSError as error:
         raise Stale(f"unreadable ({(error.strerror or str(error)).lower()})") from None
     try:
-        manifest = json.loads(raw)
+        manifest = json.loads(raw.decode("utf-8", "surrogatepass"))  # as written: a root not in UTF-8 survives
     except ValueError:
         raise Stale("damaged (its manifest is not JSON)") from None
     if not isinstance(manifest, dict):

@@ -268,10 +268,10 @@ class _Saved:
             names = {name.split(".")[0]: name for name in manifest["files"]}
             if any(name.split(".")[1] != generation for name in manifest["files"]):
                 raise KeyError("generation")
-            self.meta = json.loads((folder / names["notes"]).read_bytes())
+            self.meta = json.loads((folder / names["notes"]).read_bytes().decode("utf-8", "surrogatepass"))
             self.bodies = (folder / names["bodies"]).read_bytes().decode("utf-8", "surrogatepass")
             self.ends = load_array(folder, names["body_ends"], mmap=False)
-            vocab = json.loads((folder / names["vocab"]).read_bytes())
+            vocab = json.loads((folder / names["vocab"]).read_bytes().decode("utf-8", "surrogatepass"))
             ptr = load_array(folder, names["rows_ptr"])
             self.keys = [m[5] if not m[6] else words_key(_meta_note(m, "", "")) for m in self.meta]  # as words_key
             self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),

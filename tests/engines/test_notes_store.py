@@ -217,3 +217,12 @@ def test_words_no_note_holds_any_more_leave_the_vocabulary(vault, tmp_path, monk
     plain = BM25Index([note_words(n) for n in engine.notes])
     np.testing.assert_array_equal(engine._words._current()[0].scores(["jam", "slug", "bench"]),
                                   plain.scores(["jam", "slug", "bench"]))
+
+
+def test_a_vault_whose_path_is_not_utf8_opens_warm(tmp_path):
+    root = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/odd-\xff-vault"))
+    write(root / "a.md", "# A\n\nsome words here\n")
+    first = opened(root, tmp_path / "cache")
+    again = opened(root, tmp_path / "cache")
+    assert first._words.store.writes == 1 and again._words.store.writes == 0
+    assert again.notices() == [] and again.notes == first.notes
