@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from collections import Counter
@@ -44,7 +45,7 @@ import numpy as np
 from engines.index_cache import (Stale, discard, folder_for, load_array, read_manifest, remove_other_generations,
                                  write_atomically, write_manifest)
 from engines.lexical import BM25Index
-from engines.notes.corpus import (CorpusLoad, Note, Problem, find_note_files, load_corpus, load_file,
+from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, Problem, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
 from engines.notes.words import note_words
 
@@ -107,9 +108,9 @@ class NotesStore:
         the words lock, which a build holds for seconds: the watcher never waits on a build."""
         with self._files_lock:
             for path in paths:
-                stat = self.files.get(path)
-                if stat is not None:
-                    stat.size = -1
+                known = self.files.get(path)
+                if known is not None:
+                    known.size = -1
             self.changed = True
 
     # -- the words leg -----------------------------------------------------------------------------
@@ -169,14 +170,14 @@ class NotesStore:
         meta: list[list] = []
         bodies: list[str] = []
         with self._files_lock:  # each file's stat as the watcher left it, read once
-            stats = {path: dataclasses.replace(stat) for path, stat in self.files.items()}
+            stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
         for i, note in enumerate(notes):
             if not files or files[-1][0] != note.path:
-                stat = stats.get(note.path)
+                known = stats.get(note.path)
                 rel = relative_to(note.path, self.top)
-                files.append([note.path, rel, -1 if stat is None else stat.size, 0 if stat is None else stat.mtime_ns,
-                              None if stat is None else stat.digest, i, 0, [] if stat is None else stat.problems,
-                              False if stat is None else stat.dated_by_mtime])
+                files.append([note.path, rel, -1 if known is None else known.size, 0 if known is None else known.mtime_ns,
+                              None if known is None else known.digest, i, 0, [] if known is None else known.problems,
+                              False if known is None else known.dated_by_mtime])
             files[-1][6] += 1
             meta.append([note.id, note.title, note.where, list(note.tags), note.parent, note.content_hash,
                          list(note.aliases), note.date])
@@ -233,7 +234,7 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         entry = saved.sources.get(rel) if saved is not None else None
         reused = entry is not None and st is not None and entry[1] >= 0 and entry[1] == st.st_size \
             and entry[2] == st.st_mtime_ns
-        digest = entry[3] if reused else _digest(path)
+        digest = entry[3] if reused else _digest(path, st)
         if not reused and entry is not None and digest is not None and digest == entry[3] and not entry[7]:
             reused = True  # touched, not changed: the same bytes read the same
         if reused:
@@ -355,11 +356,18 @@ def _empty_matrix(words: int) -> dict[str, np.ndarray]:
     return {"data": np.zeros(0, np.float32), "indices": np.zeros(0, np.int32), "indptr": np.zeros(words + 1, np.int64)}
 
 
-def _digest(path: str) -> str | None:
+def _digest(path: str, st: os.stat_result | None) -> str | None:
+    """The file's blake2b; None for what load_file will not read (a FIFO would block an open, a file
+    over the size cap is skipped), opened as load_file opens it: never blocking."""
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        return None
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
             return hashlib.file_digest(fh, "blake2b").hexdigest()[:32]
-    except (OSError, AttributeError):
+    except OSError:
         return None
 
 

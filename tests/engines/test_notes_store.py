@@ -226,3 +226,10 @@ def test_a_vault_whose_path_is_not_utf8_opens_warm(tmp_path):
     again = opened(root, tmp_path / "cache")
     assert first._words.store.writes == 1 and again._words.store.writes == 0
     assert again.notices() == [] and again.notes == first.notes
+
+
+def test_a_fifo_named_like_a_note_never_blocks_the_open(vault, tmp_path):
+    os.mkfifo(vault / "pipe.md")
+    engine = opened(vault, tmp_path / "cache")  # no reader would ever open the other end: a blocking open hangs
+    assert any(p.path == "pipe.md" for p in engine.problems)
+    assert opened(vault, tmp_path / "cache").notes == engine.notes
