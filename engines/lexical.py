@@ -206,6 +206,19 @@ class BM25Index:
         return index
 
     @classmethod
+    def from_entries(cls, n_docs: int, vocab: dict[str, int], term: np.ndarray, doc: np.ndarray, tf: np.ndarray,
+                     k1: float = 1.5, b: float = 0.75) -> "BM25Index":
+        """The index of documents given as (word id, document, count) entries, each document's entries
+        together in document order (a saved words index, engines/notes/store.py): the same scores as
+        building it from the words, without a Python loop over them."""
+        index = cls.__new__(cls)
+        index.size, index._model, index._tf = n_docs, None, None
+        if len(term):
+            index._score(np.asarray(term, dtype=np.int32), np.asarray(doc, dtype=np.int32),
+                         np.asarray(tf, dtype=np.float32), n_docs, vocab, k1, b)
+        return index
+
+    @classmethod
     def from_matrix(cls, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, tf: np.ndarray | None,
                     n_docs: int, vocab: dict[str, int], k1: float = 1.5, b: float = 0.75) -> "BM25Index":
         """An index whose word-major score matrix was kept (``matrix()`` of an index of the same
@@ -214,6 +227,9 @@ class BM25Index:
 
         index = cls.__new__(cls)
         index.size, index._words = n_docs, len(indptr) - 1
+        if not len(data):  # no word in any document: nothing to score
+            index._model = index._tf = None
+            return index
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         model.scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": n_docs}
         model.vocab_dict = vocab

@@ -121,10 +121,10 @@ def _read_plugins() -> None:
 
 
 # -- the built-in engines ------------------------------------------------------------------------
-def _open_notes(corpus: Path, wait_for_index: bool = False) -> Engine:
+def _open_notes(corpus: Path, wait_for_index: bool = False, progress: WaitProgress | None = None) -> Engine:
     from engines.notes.engine import NotesEngine
 
-    return NotesEngine(corpus, wait_for_index=wait_for_index)
+    return NotesEngine(corpus, wait_for_index=wait_for_index, progress=progress)
 
 
 def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[str] | tuple = (),
@@ -161,7 +161,7 @@ def _demo(engine: str) -> Callable[[], Path]:
 
 
 register(EngineSpec("notes", "your notes: exact words first, then ranked words and meaning fill what is left",
-                    _open_notes, _demo("notes"), sample_query="seedlings",
+                    _open_notes, _demo("notes"), reads_with_progress=True, sample_query="seedlings",
                     engine_class=_class("engines.notes.engine", "NotesEngine")))
 register(EngineSpec("products", "a product catalogue: hard rules, fused recall, a judge; says what is not sold",
                     _open_products, _demo("products"), sample_query="laktoositon maito 1 l",

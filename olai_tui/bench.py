@@ -1,7 +1,8 @@
 """`olai-tui bench notes`: the notes engine's speed, memory and quality, printed or as JSON.
 
 Corpora: the demo notebook, the olai roadmap and the Vaswani collection (../shared/data/notes),
-or one `--corpus` of your own. Each is indexed cold into a throwaway cache, so a run takes a few
+or one `--corpus` of your own: a folder is benchmarked as a vault (olai_tui/bench_vault.py: opened
+cold and warm, the evidence tiers, the semantic leg at its size), a note file as the corpora above. Each is indexed cold into a throwaway cache, so a run takes a few
 minutes (the 11,429 Vaswani abstracts are most of it); `--quick` leaves Vaswani out.
 """
 
@@ -30,6 +31,10 @@ ROADMAP_QUERIES = [
 
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
+    if corpus is not None and corpus.is_dir():
+        from olai_tui.bench_vault import bench_vault_command
+
+        return bench_vault_command(corpus, as_json, quick)
     from engines.eval.collections import load_vaswani
     from engines.eval.model import ready_embedder
     from engines.eval.notes_bench import bench_corpus, cold_engine

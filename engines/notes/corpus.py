@@ -102,20 +102,20 @@ def load_corpus(root: str | os.PathLike) -> CorpusLoad:
     if not stat.S_ISDIR(st.st_mode):
         notes, problems = load_file(top, top)
         return CorpusLoad(notes, problems)
-    files, problems = _find_note_files(top)
+    files, problems = find_note_files(top)
     notes: list[Note] = []
     for path in files:
         file_notes, file_problems = load_file(path, top)
         notes += file_notes
         problems += file_problems
-    problems.sort(key=lambda p: _natural_key(p.path))
+    problems.sort(key=lambda p: natural_key(p.path))
     return CorpusLoad(notes, problems)
 
 
 def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[Note], list[Problem]]:
     """The notes of one file (the watcher calls this on change), or the one problem that stops it."""
     path, root = os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(root))
-    rel = _relative(os.path.basename(path) if path == root else os.path.relpath(path, root))
+    rel = _relative(os.path.basename(path)) if path == root else relative_to(path, root)
     text = _read_text(path)
     if isinstance(text, Problem):
         text.path = rel
@@ -130,8 +130,10 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
     return [note], [Problem(rel, problem, skipped=False)] if problem else []
 
 
-def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
-    """Every note-like path under top, sorted by relative path; each real file and folder once.
+def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
+    """Every note-like path under top, sorted by relative path; each real file and folder once;
+    ``seen``, when given, gets each path's (relative path, stat as found): the saved index compares
+    them, and a second stat of 100,000 files is a second they need not cost.
 
     Real folders are walked first and symlinks after, so a note reachable both ways keeps its real
     path as its id. Visited folders are tracked by real path, so a symlink cycle is never followed.
@@ -142,7 +144,7 @@ def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
     links: list[str] = []
 
     def rel(path: str) -> str:
-        return _relative(os.path.relpath(path, top))
+        return relative_to(path, top)
 
     def walk(folder: str) -> None:
         pending = [folder]
@@ -169,7 +171,8 @@ def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
                             pending.append(entry.path)
                     elif is_note_file(entry.name):
                         st = entry.stat(follow_symlinks=False)
-                        found.setdefault((st.st_dev, st.st_ino), entry.path)
+                        if found.setdefault((st.st_dev, st.st_ino), entry.path) is entry.path and seen is not None:
+                            seen[entry.path] = st
                 except OSError as error:
                     problems.append(Problem(rel(entry.path), _cause_of(error)))
 
@@ -195,8 +198,13 @@ def _find_note_files(top: str) -> tuple[list[str], list[Problem]]:
             elif name not in SKIPPED_FOLDERS:
                 walk(link)
         elif is_note_file(name):
-            found.setdefault((st.st_dev, st.st_ino), link)
-    return sorted(found.values(), key=rel), problems
+            if found.setdefault((st.st_dev, st.st_ino), link) is link and seen is not None:
+                seen[link] = st
+    ordered = sorted((rel(path), path) for path in found.values())
+    if seen is not None:
+        for relpath, path in ordered:
+            seen[path] = (relpath, seen[path])
+    return [path for _, path in ordered], problems
 
 
 def _read_text(path: str) -> str | Problem:
@@ -364,7 +372,7 @@ def _kind_of(mode: int) -> str:
     return kinds.get(stat.S_IFMT(mode), "not a plain file")
 
 
-def _natural_key(rel: str) -> tuple:
+def natural_key(rel: str) -> tuple:
     # problems by path, then by outline line as a number ("a:10" after "a:9")
     head, _, line = rel.rpartition(":")
     return (head, int(line)) if line.isdigit() and head else (rel, 0)
@@ -373,7 +381,17 @@ def _natural_key(rel: str) -> tuple:
 def _relative(rel: str) -> str:
     """A relative path as shown in ids and messages: posix slashes, and the bytes of a file name
     that is not UTF-8 written as \\xNN (they arrive as lone surrogates that no printer takes)."""
+    if os.sep == "/" and rel.isascii():
+        return rel  # most paths: nothing to change (100,000 of them cost 0.5 s the long way)
     return rel.replace(os.sep, "/").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def relative_to(path: str, top: str) -> str:
+    """``path`` relative to ``top`` (both absolute), as shown: cut, not os.path.relpath (6 s of a 100k-note open)."""
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    if path.startswith(prefix) and os.sep + ".." + os.sep not in path and os.sep + "." + os.sep not in path:
+        return _relative(path[len(prefix):])
+    return _relative(os.path.relpath(path, top))
 
 
 def _text(value: str) -> str:

@@ -44,13 +44,14 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bo
 from engines.tiers import choose_tiers, recall_switched_off
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.retry import check_shape
-from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem, load_corpus
+from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.floor import unmeasured
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
+from engines.notes.store import open_notes
 from engines.notes.words import WordsIndex
 
 WORDS = "words"
@@ -88,21 +89,31 @@ class NotesEngine(NotesPresenting, Engine):
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
                  cache_dir: str | None = None, wait_for_index: bool = False,
-                 notes: list[Note] | None = None) -> None:
-        """A corpus folder or file; or ``notes`` already read (a test collection), ``root`` naming them."""
+                 notes: list[Note] | None = None, progress=None) -> None:
+        """A corpus folder or file; or ``notes`` already read (a test collection), ``root`` naming them;
+        ``progress(done, of, what)``: told how reading a large folder moves."""
         self.root = Path(root)
-        # CorpusError for a missing/unreadable root
-        loaded = load_corpus(self.root) if notes is None else CorpusLoad(list(notes), [])
+        self._cache_dir = cache_dir
+        # CorpusError for a missing/unreadable root; a folder's notes come from its saved index where
+        # its files are unchanged (engines/notes/store.py)
+        if notes is None:
+            loaded, store = open_notes(self.root, cache_dir, progress)
+        else:
+            loaded, store = CorpusLoad(list(notes), []), None
         self.problems: list[Problem] = loaded.problems
         self._embedder = embedder
         self.wait_for_index = wait_for_index
         self._lock = threading.Lock()
         self._semantic: SemanticIndex | None = None
-        self._words = WordsIndex()
-        self._cache_dir = cache_dir
-        self.set_notes(loaded.notes)
+        self._words = WordsIndex(store)
+        self._take_all(loaded.notes)
 
     # -- corpus --------------------------------------------------------------------------------
+    @property
+    def words_tier(self) -> WordsIndex:
+        """The words (BM25) tier as built now, with its saved index (``store``) where one is kept."""
+        return self._words
+
     @property
     def notes(self) -> list[Note]:
         return self._notes
@@ -123,6 +134,8 @@ class NotesEngine(NotesPresenting, Engine):
     def replace_files(self, changed: dict[str, list[Note]]) -> None:
         """Take several files' new notes at once (the watcher's batch): the indexes are rebuilt once,
         not once per file (1,000 files created in a burst: 10.6 s file by file)."""
+        if self._words.store is not None:
+            self._words.store.forget(changed)  # read again at the next open, whatever the watcher saw
         with self._lock:
             for path, notes in changed.items():
                 if notes:
@@ -140,12 +153,20 @@ class NotesEngine(NotesPresenting, Engine):
             return list(self._by_file)
 
     def reload(self) -> None:
-        loaded = load_corpus(self.root)
+        loaded, store = open_notes(self.root, self._cache_dir)
         self.problems = loaded.problems
-        self.set_notes(loaded.notes)
+        self._words.store = store
+        self._take_all(loaded.notes)
 
     def set_notes(self, notes: list[Note]) -> None:
-        """Replace the whole corpus (a reload, a test collection, a benchmark's edit)."""
+        """Replace the whole corpus (a test collection, a benchmark's edit): notes not read from the
+        folder as it is, so the saved index is no longer written from them."""
+        if self._words.store is not None:
+            self._words.store.attached = False
+            self._words.store = None  # its rows are keyed by content_hash, which such notes may not have kept
+        self._take_all(notes)
+
+    def _take_all(self, notes: list[Note]) -> None:
         with self._lock:
             self._by_file = {}
             for note in notes:
@@ -228,7 +249,10 @@ class NotesEngine(NotesPresenting, Engine):
     def notices(self) -> list[str]:
         from engines.embed.choose import model_notices  # the model that answers, and any fallback
 
-        return (list(self._semantic.notices()) if self._semantic is not None else []) + model_notices(self._embedder)
+        store = self._words.store
+        saved = list(store.notices) if store is not None else []  # a saved index discarded, or not saved
+        return (saved + (list(self._semantic.notices()) if self._semantic is not None else [])
+                + model_notices(self._embedder))
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

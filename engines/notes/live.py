@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engines.notes.corpus import _find_note_files, is_note_file, load_file
+from engines.notes.corpus import find_note_files, is_note_file, load_file
 from engines.watching import FolderWatcher
 
 
@@ -26,7 +26,7 @@ class NotesWatcher(FolderWatcher):
         return is_note_file(path)
 
     def files_under(self, folder: str) -> list[str]:
-        return _find_note_files(folder)[0]
+        return find_note_files(folder)[0]
 
     def apply(self, paths: set[str]) -> None:
         """Re-read each changed path; a deleted or no-longer-note file drops its notes."""

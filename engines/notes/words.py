@@ -31,7 +31,10 @@ def note_words(note: Note) -> list[str]:
 
 
 class WordsIndex:
-    def __init__(self) -> None:
+    def __init__(self, store=None) -> None:
+        """``store``: the folder's saved index (engines/notes/store.py), which builds from saved words and
+        keeps what it built; None: built from the notes each time."""
+        self.store = store
         self._lock = threading.Lock()
         self._notes: list[Note] = []
         self._version = 0
@@ -66,7 +69,9 @@ class WordsIndex:
                     return None
                 continue  # built (or the notes changed again): look once more
             try:
-                index = BM25Index([note_words(n) for n in notes])  # off the lock: nobody waits on it but searches
+                # off the lock: nobody waits on it but searches
+                store = self.store
+                index = store.words_index(notes) if store is not None else BM25Index([note_words(n) for n in notes])
                 index_of = {n.id: i for i, n in enumerate(notes)}
                 with self._lock:
                     if self._version == now:

@@ -1,0 +1,134 @@
+"""The semantic leg's search at a vault's size, on synthetic vectors grown from real ones (behind
+`olai-tui bench notes --corpus DIR`, and `python -m engines.eval.vector_search`).
+
+Embedding 100,000 notes takes hours on two cores, so this measures the search, not the build: a
+sample of real note vectors (the model's, embedded here) is grown to the vault's size by mixing two
+real vectors and a little noise (each synthetic vector is a plausible note: a blend of two topics),
+and real query vectors are scored against it. Layouts, each timed over the same queries:
+
+- ``fp32 x3``: today's shape, three vectors a one-paragraph note (title, passage, whole text);
+
+- ``fp32``: one vector a note, scored exhaustively (``matrix @ query``): the exact answer;
+- ``fp16``: half the memory, scored in blocks converted to float32;
+- ``int8``: a quarter of the memory (a scale per row), scored in blocks converted to float32.
+
+Each figure is the time of one query's scores plus the full order of them (wall, and the process's
+CPU time: on a shared machine the CPU time says what the work costs) (what the engine's ranked()
+needs: every note's score), and recall@10 of its top ten against fp32's exact top ten.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Sequence
+
+import numpy as np
+
+from engines.eval.metrics import percentile
+
+BLOCK = 16_384  # rows converted and scored at a time: the block's float32 copy stays in cache-sized pieces
+
+
+def synthetic(real: np.ndarray, n: int, seed: int = 22, noise: float = 0.02) -> np.ndarray:
+    """``n`` unit vectors, each ``a*u + (1-a)*v + noise`` of two random real vectors u, v (a in [0.6, 1))."""
+    rng = np.random.default_rng(seed)
+    u = real[rng.integers(0, len(real), n)]
+    v = real[rng.integers(0, len(real), n)]
+    a = rng.uniform(0.6, 1.0, (n, 1)).astype(np.float32)
+    out = a * u + (1 - a) * v + rng.normal(0, noise, u.shape).astype(np.float32)
+    return (out / np.linalg.norm(out, axis=1, keepdims=True)).astype(np.float32)
+
+
+class Int8Rows:
+    """Rows as int8 with one float32 scale each: row ≈ q * scale (symmetric, per-row max)."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        peak = np.abs(matrix).max(axis=1, keepdims=True)
+        self.scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+        self.q = np.round(matrix / self.scale).astype(np.int8)
+        self.scale = self.scale.ravel()
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        out = np.empty(len(self.q), dtype=np.float32)
+        for start in range(0, len(self.q), BLOCK):
+            block = self.q[start:start + BLOCK].astype(np.float32)
+            out[start:start + BLOCK] = block @ query
+        return out * self.scale
+
+
+def fp16_scores(matrix16: np.ndarray, query: np.ndarray) -> np.ndarray:
+    out = np.empty(len(matrix16), dtype=np.float32)
+    for start in range(0, len(matrix16), BLOCK):
+        out[start:start + BLOCK] = matrix16[start:start + BLOCK].astype(np.float32) @ query
+    return out
+
+
+def as_ranked_today(matrix: np.ndarray, seed: int = 23):
+    """The semantic index's layout today (engines/notes/semantic.py ranked()): a one-paragraph note
+    holds three vectors (title, passage, whole text); its score is the mean of its best passage's
+    cosine and its whole vector's. The title and passage vectors here are the note's own vector
+    nudged, so the matrix has the shape and the work of today's, not its exact scores."""
+    rng = np.random.default_rng(seed)
+    n, dims = matrix.shape
+    nudged = [matrix + rng.normal(0, 0.02, matrix.shape).astype(np.float32) for _ in range(2)]
+    passages = np.empty((2 * n, dims), np.float32)
+    passages[0::2], passages[1::2] = nudged
+    starts = np.arange(0, 2 * n, 2)
+
+    def score(q: np.ndarray) -> np.ndarray:
+        best = np.maximum.reduceat(passages @ q, starts)
+        return (best + matrix @ q) / 2
+
+    return passages.nbytes + matrix.nbytes, score
+
+
+def measure(matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
+    """Per layout: MB held, p50/p90 ms of scoring and ordering one query, recall@k against fp32."""
+    layouts = {"fp32 x3 (today: title, passage, whole)": as_ranked_today(matrix),
+               "fp32": (matrix.nbytes, lambda q: matrix @ q)}
+    half = matrix.astype(np.float16)
+    layouts["fp16"] = (half.nbytes, lambda q: fp16_scores(half, q))
+    rows = Int8Rows(matrix)
+    layouts["int8"] = (rows.q.nbytes + rows.scale.nbytes, rows.scores)
+    exact = [set(np.argsort(-(matrix @ q), kind="stable")[:k].tolist()) for q in queries]
+    out = {}
+    for name, (nbytes, score) in layouts.items():
+        today = name.startswith("fp32 x3")  # its own scores: no recall against the one-vector fp32
+        for q in queries[:3]:
+            score(q)  # warm-up
+        ms, cpu_ms, recall = [], [], []
+        for q, truth in zip(queries, exact):
+            start, cpu = time.perf_counter(), time.process_time()
+            s = score(q)
+            order = np.lexsort((np.arange(len(s)), -s))  # as ranked() orders: best first, ties by note
+            ms.append((time.perf_counter() - start) * 1000)
+            cpu_ms.append((time.process_time() - cpu) * 1000)
+            recall.append(len(truth & set(order[:k].tolist())) / k)
+        out[name] = {"mb": round(nbytes / 1e6, 1), "p50_ms": round(percentile(ms, 50), 2),
+                     "p90_ms": round(percentile(ms, 90), 2), "cpu_p50_ms": round(percentile(cpu_ms, 50), 2),
+                     f"recall@{k}": None if today else round(float(np.mean(recall)), 4)}
+    return out
+
+
+def bench_vectors(embedder, sample_texts: Sequence[str], queries: Sequence[str], n: int) -> dict:
+    """Embed the sample and the queries for real, grow the sample to ``n`` vectors, measure each layout."""
+    start = time.perf_counter()
+    real = np.asarray(embedder.embed(list(sample_texts), "document"), dtype=np.float32)
+    embed_s = time.perf_counter() - start
+    q = np.asarray(embedder.embed(list(queries), "query"), dtype=np.float32)
+    return {"vectors": n, "real_sample": len(real), "sample_embed_s": round(embed_s, 1), "queries": len(q),
+            "layouts": measure(synthetic(real, n), q)}
+
+
+if __name__ == "__main__":
+    from engines.embed.llama import LlamaEmbedder
+    from engines.eval.collections import load_vaswani
+    from engines.locations import shared_data
+
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    sample = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    c = load_vaswani(shared_data() / "notes" / "vaswani")
+    texts = [n.title + "\n" + n.body for n in c.notes[:: max(1, len(c.notes) // sample)]][:sample]
+    print(json.dumps(bench_vectors(LlamaEmbedder(), texts, list(c.queries.values()), count)))

@@ -1,0 +1,127 @@
+"""An index kept between runs in the user cache: one folder per searched root, written atomically.
+
+Shared shape for an engine's persistent index (engines/notes/store.py): a folder under
+``cache_root()/<kind>/`` named by a hash of the searched root's absolute path (never inside the
+searched folder), holding numpy arrays (``.npy``, read back memory-mapped where large), a few
+other files, and ``manifest.json`` written last. Each write is a temp file in the same folder and
+``os.replace``, and every file but the manifest carries the generation in its name: a reader holds
+either the old generation or the new one, never a mix, and a run killed midway leaves the old
+manifest pointing at the old, complete files. The manifest names the format version, the root it
+was made for and each file's size, so a truncated, foreign or older index is recognised and named
+once (``Stale``), never served.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engines.locations import cache_root
+
+MANIFEST = "manifest.json"
+STALE_TEMP_S = 3600.0  # a temp file this old belongs to a save that died (100k notes save in seconds)
+
+
+class Stale(Exception):
+    """The saved index cannot be used; the message is the one line that says why."""
+
+
+def folder_for(kind: str, root: str, cache_dir: str | os.PathLike | None = None) -> Path:
+    """Where the index of ``root`` (an absolute path) lives: ``<cache>/<kind>/<hash of root>``."""
+    base = Path(cache_dir) if cache_dir is not None else cache_root()
+    tag = hashlib.sha256(root.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return base / kind / tag
+
+
+def write_atomically(path: Path, data: bytes | np.ndarray) -> int:
+    """``data`` (bytes, or an array saved as ``.npy``) at ``path`` via a temp file and rename; its size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if isinstance(data, np.ndarray):
+                np.save(fh, data, allow_pickle=False)
+            else:
+                fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path.stat().st_size
+
+
+def read_manifest(folder: Path, format_version: int, root: str) -> dict | None:
+    """The manifest of the index in ``folder`` (None: there is none); Stale when it cannot be used."""
+    try:
+        raw = (folder / MANIFEST).read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise Stale(f"unreadable ({(error.strerror or str(error)).lower()})") from None
+    try:
+        manifest = json.loads(raw.decode("utf-8", "surrogatepass"))  # as written: a root not in UTF-8 survives
+    except ValueError:
+        raise Stale("damaged (its manifest is not JSON)") from None
+    if not isinstance(manifest, dict):
+        raise Stale("damaged (its manifest is not a JSON object)")
+    if manifest.get("format") != format_version:
+        raise Stale(f"written in format {manifest.get('format')!r}, this version reads format {format_version}")
+    if manifest.get("root") != root:
+        raise Stale(f"made for {manifest.get('root')!r}, not this folder (another machine's or a moved copy)")
+    for name, size in (manifest.get("files") or {}).items():
+        try:
+            actual = (folder / name).stat().st_size
+        except OSError:
+            raise Stale(f"damaged ({name} is missing)") from None
+        if actual != size:
+            raise Stale(f"damaged ({name} holds {actual:,} bytes, not {size:,}: truncated)")
+    return manifest
+
+
+def load_array(folder: Path, name: str, mmap: bool = True) -> np.ndarray:
+    """One saved array, memory-mapped by default (read-only); Stale if it does not read back."""
+    try:
+        return np.load(folder / name, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:
+        raise Stale(f"damaged ({name}: {' '.join(str(error).split())[:80]})") from None
+
+
+def write_manifest(folder: Path, manifest: dict) -> None:
+    """The manifest last: from here on the new generation is the index."""
+    write_atomically(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def remove_other_generations(folder: Path, keep: set[str]) -> None:
+    """Files of earlier generations: unused once the manifest moved on (a reader that still maps one
+    keeps its pages: an unlinked file lives on until it is unmapped)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    old = time.time() - STALE_TEMP_S
+    for name in names:
+        if name == MANIFEST or name in keep:
+            continue
+        try:
+            # a temp file ("."...) may be another run's save in progress: only an old one is a dead run's
+            if not name.startswith(".") or (folder / name).stat().st_mtime < old:
+                os.unlink(folder / name)
+        except OSError:
+            pass
+
+
+def discard(folder: Path) -> None:
+    """Drop an index that cannot be used (it is rebuilt from the searched files: nothing is lost)."""
+    shutil.rmtree(folder, ignore_errors=True)

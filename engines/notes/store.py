@@ -1,0 +1,378 @@
+"""The notes index kept between runs: the notes as read and their words, so a vault opens again in seconds.
+
+A folder of notes is read once; after that an open takes each file's notes from the index in the
+user cache (engines/index_folder.py: never in the vault) when the file's size and mtime are those
+recorded, and reads again only what changed while the index was closed: a file edited (its stat
+differs: its bytes are hashed and, unless they are the same, it is read again), added (not in the
+index) or deleted (not found: its notes are gone). Each note's words (its word ids and counts,
+one CSR row per note) are kept by the note's content, so words are counted again only for notes
+whose text changed, and the BM25 score matrix is kept as built (word-major CSR ``.npy`` arrays,
+memory-mapped), so the first words answer after an unchanged open costs no build at all.
+
+Saved once the words of the notes held are built (the words leg's background thread), atomically,
+as a new generation. An index that cannot be used (truncated, another format, made for another
+root) is named once in ``notices``, discarded and rebuilt from the notes: nothing is lost.
+
+Layout of a generation (n notes, w distinct words)::
+
+    notes.G.json        [[id, title, where, tags, parent, content_hash, aliases, date], ...]   n
+    bodies.G.txt        every note's body, one after the other (UTF-8)
+    body_ends.G.npy     int64, n: where each body ends (characters)
+    vocab.G.json        the words, by id                                                      w
+    rows_ptr.G.npy      int64, n + 1: note i's words are rows_terms[rows_ptr[i]:rows_ptr[i+1]]
+    rows_terms.G.npy    int32: word ids;  rows_tfs.G.npy: int32, how often each occurs
+    bm25_data.G.npy     float32; bm25_indices.G.npy int32; bm25_indptr.G.npy int64 (w + 1)
+    manifest.json       format, root, generation, each file's size, and per source file:
+                        [relative path, size, mtime_ns, blake2b, first note, notes, problems, dated by mtime]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import stat
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from engines.index_folder import (Stale, discard, folder_for, load_array, read_manifest, remove_other_generations,
+                                 write_atomically, write_manifest)
+from engines.lexical import BM25Index
+from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, Problem, find_note_files, load_corpus, load_file,
+                                  natural_key, relative_to)
+from engines.notes.words import note_words
+
+FORMAT = 1
+KIND = "notes-index"
+# A file modified this recently may change again within the same mtime tick without its stat
+# changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
+RACY_SECONDS = 2.0
+VOCAB_SLACK = 1000  # unused words kept before the vocabulary is compacted
+PROGRESS_EVERY = 1000  # files between progress calls: a cold 100k-note read says where it is ~ every second
+
+
+def words_key(note: Note) -> str:
+    """What a note's words depend on: its title and text (content_hash) and its aliases."""
+    if not note.aliases:
+        return note.content_hash
+    return hashlib.sha256("\0".join((note.content_hash,) + note.aliases).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class FileStat:
+    size: int  # -1: not trusted (read again next open)
+    mtime_ns: int
+    digest: str | None  # blake2b of the bytes
+    problems: list  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
+    dated_by_mtime: bool  # a note took the file's mtime as its date: a new mtime means a new date
+
+
+@dataclass
+class Rows:
+    """Every note's words as one CSR: row i is note i's word ids and counts; ``of``: words key -> row."""
+    vocab: list[str]
+    ids: dict[str, int]
+    ptr: np.ndarray
+    terms: np.ndarray
+    tfs: np.ndarray
+    of: dict[str, int]
+
+
+class NotesStore:
+    """The saved index of one folder: what an open reused, and the words leg's way to reuse and save."""
+
+    def __init__(self, folder: Path, top: str) -> None:
+        self.folder, self.top = folder, top
+        self.notices: list[str] = []
+        self.attached = True  # False: the engine holds notes not read from this folder (a benchmark's edit)
+        self.files: dict[str, FileStat] = {}  # absolute path -> its stat when its notes were read
+        self.changed = True  # the folder differs from what is saved
+        self._rows: Rows | None = None
+        self._matrix: dict[str, np.ndarray] | None = None
+        self._matrix_keys: list[str] | None = None
+        self._lock = threading.Lock()
+        self._save_lock = threading.Lock()  # one save at a time; a later one writes a later generation
+        self._files_lock = threading.Lock()  # self.files, read by a save, changed by the watcher
+        self._saving: threading.Thread | None = None
+        self.writes = 0  # index generations this process started writing (the bench reports it)
+
+    def forget(self, paths) -> None:
+        """These files' notes changed since the open (the watcher): read them again next open. Not under
+        the words lock, which a build holds for seconds: the watcher never waits on a build."""
+        with self._files_lock:
+            for path in paths:
+                known = self.files.get(path)
+                if known is not None:
+                    known.size = -1
+            self.changed = True
+
+    # -- the words leg -----------------------------------------------------------------------------
+    def words_index(self, notes: Sequence[Note]) -> BM25Index:
+        """The BM25 index of ``notes``: the saved matrix when they are the saved notes, else built
+        from the saved rows plus the words of the notes not seen before; saved when it changed."""
+        with self._lock:
+            keys = [words_key(n) for n in notes]
+            if self._matrix is not None and keys == self._matrix_keys:
+                m = self._matrix
+                index = BM25Index.from_matrix(m["data"], m["indices"], m["indptr"], None, len(notes), self._rows.ids)
+            else:
+                rows = _assemble(self._rows, notes, keys)
+                doc = np.repeat(np.arange(len(notes), dtype=np.int32), np.diff(rows.ptr))
+                index = BM25Index.from_entries(len(notes), rows.ids, rows.terms, doc, rows.tfs)
+                self._rows, self._matrix_keys = rows, keys
+                kept = index.matrix()  # (data, indices, indptr, counts) or None
+                self._matrix = (dict(zip(("data", "indices", "indptr"), kept[:3])) if kept is not None
+                                else _empty_matrix(len(rows.vocab)))
+                self.changed = True
+            if self.changed and self.attached:
+                # Written after the answer, not before it, on a thread that is not a daemon (said outright:
+                # the words thread starting it is one), so a one-shot search waits for it at exit rather
+                # than leave the vault unsaved.
+                self.changed = False
+                self.writes += 1
+                self._saving = threading.Thread(target=self._save, args=(list(notes), self._rows, self._matrix),
+                                                name="notes-index-save", daemon=False)
+                self._saving.start()
+            return index
+
+    def wait_saved(self) -> None:
+        """Until the index the last words build started writing is written (a benchmark, a test)."""
+        saving = self._saving
+        if saving is not None:
+            saving.join()
+
+    def _notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _save(self, notes: Sequence[Note], rows: Rows, matrix: dict[str, np.ndarray]) -> None:
+        with self._save_lock:
+            try:
+                self._write(notes, rows, matrix)
+            except OSError as error:
+                self.changed = True
+                self._notice(f"notes index {self.folder}: not saved ({(error.strerror or str(error)).lower()})")
+
+    def _write(self, notes: Sequence[Note], rows: Rows, matrix: dict[str, np.ndarray]) -> None:
+        generation = f"{time.time_ns():x}"
+        sizes: dict[str, int] = {}
+
+        def put(name: str, data, kind: str = "npy") -> None:
+            full = f"{name}.{generation}.{kind}"
+            sizes[full] = write_atomically(self.folder / full, data)
+
+        files: list[list] = []
+        meta: list[list] = []
+        bodies: list[str] = []
+        with self._files_lock:  # each file's stat as the watcher left it, read once
+            stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
+        for i, note in enumerate(notes):
+            if not files or files[-1][0] != note.path:
+                known = stats.get(note.path)
+                rel = relative_to(note.path, self.top)
+                files.append([note.path, rel, -1 if known is None else known.size, 0 if known is None else known.mtime_ns,
+                              None if known is None else known.digest, i, 0, [] if known is None else known.problems,
+                              False if known is None else known.dated_by_mtime])
+            files[-1][6] += 1
+            meta.append([note.id, note.title, note.where, list(note.tags), note.parent, note.content_hash,
+                         list(note.aliases), note.date])
+            bodies.append(note.body)
+        ends = np.cumsum(np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies)))
+        put("notes", _json(meta), "json")
+        put("bodies", "".join(bodies).encode("utf-8", "surrogatepass"), "txt")
+        put("body_ends", ends)
+        put("vocab", _json(rows.vocab), "json")
+        put("rows_ptr", np.asarray(rows.ptr, dtype=np.int64))
+        put("rows_terms", np.asarray(rows.terms, dtype=np.int32))
+        put("rows_tfs", np.asarray(rows.tfs, dtype=np.int32))
+        for name, array in matrix.items():
+            put(f"bm25_{name}", np.asarray(array))
+        write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
+                                     "sources": [f[1:] for f in files]})
+        remove_other_generations(self.folder, set(sizes))
+
+
+def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = None,
+               progress=None) -> tuple[CorpusLoad, NotesStore | None]:
+    """The notes of a folder, from its saved index where the files are unchanged; a note file (not
+    a folder) is read as it is (no index: one file reads in no time). Raises CorpusError as load_corpus."""
+    top = os.path.abspath(os.fspath(root))
+    if not os.path.isdir(top):
+        return load_corpus(root), None
+    try:
+        os.scandir(top).close()
+    except OSError:
+        return load_corpus(root), None  # raises the one-line CorpusError
+    store = NotesStore(folder_for(KIND, top, cache_dir), top)
+    try:
+        try:
+            saved = _Saved.read(store.folder, top)
+        except Stale:
+            # another process (or this one's last save) may have moved the manifest on and removed the
+            # generation being read: a second read finds the new one; a damaged index fails it again
+            saved = _Saved.read(store.folder, top)
+    except Stale as why:
+        store.notices.append(f"notes index {store.folder}: {why}: discarded, rebuilt from the notes")
+        discard(store.folder)
+        saved = None
+    seen: dict = {}
+    paths, problems = find_note_files(top, seen)
+    notes: list[Note] = []
+    fresh = 0
+    now = time.time()
+    rels: dict[str, str] = {}
+    for done, path in enumerate(paths):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, len(paths), "reading notes")
+        rel, st = seen[path]
+        rels[path] = rel
+        entry = saved.sources.get(rel) if saved is not None else None
+        reused = entry is not None and st is not None and entry[1] >= 0 and entry[1] == st.st_size \
+            and entry[2] == st.st_mtime_ns
+        digest = entry[3] if reused else _digest(path, st)
+        if not reused and entry is not None and digest is not None and digest == entry[3] and not entry[7]:
+            reused = True  # touched, not changed: the same bytes read the same
+        if reused:
+            file_notes = saved.notes_of(entry, path)
+            file_problems = [Problem(*p) for p in entry[6]]
+        else:
+            fresh += 1
+            file_notes, file_problems = load_file(path, top)
+        notes += file_notes
+        problems += file_problems
+        if file_notes and st is not None:
+            trusted = st.st_mtime < now - RACY_SECONDS
+            dated = any(n.date == st.st_mtime for n in file_notes) if not reused else entry[7]
+            store.files[path] = FileStat(st.st_size if trusted else -1, st.st_mtime_ns, digest,
+                                         [[p.path, p.cause, p.skipped] for p in file_problems], dated)
+    problems.sort(key=lambda p: natural_key(p.path))
+    if saved is not None:
+        store._rows, store._matrix, store._matrix_keys = saved.rows, saved.matrix, saved.keys
+        # anything read again, gone, or with a new stat: the saved index is rewritten once words are built
+        stats = {rels[p]: (s.size, s.mtime_ns) for p, s in store.files.items()}
+        store.changed = fresh > 0 or stats != {rel: (s[1], s[2]) for rel, s in saved.sources.items()}
+    return CorpusLoad(notes, problems), store
+
+
+class _Saved:
+    """One saved generation, read back: the notes' fields, their bodies, the words rows and matrix."""
+
+    def __init__(self, folder: Path, manifest: dict) -> None:
+        generation = manifest.get("generation")
+        try:
+            self.sources = {s[0]: s for s in manifest["sources"]}
+            names = {name.split(".")[0]: name for name in manifest["files"]}
+            if any(name.split(".")[1] != generation for name in manifest["files"]):
+                raise KeyError("generation")
+            self.meta = json.loads((folder / names["notes"]).read_bytes().decode("utf-8", "surrogatepass"))
+            self.bodies = (folder / names["bodies"]).read_bytes().decode("utf-8", "surrogatepass")
+            self.ends = load_array(folder, names["body_ends"], mmap=False)
+            vocab = json.loads((folder / names["vocab"]).read_bytes().decode("utf-8", "surrogatepass"))
+            ptr = load_array(folder, names["rows_ptr"])
+            self.keys = [m[5] if not m[6] else words_key(_meta_note(m, "", "")) for m in self.meta]  # as words_key
+            self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
+                             load_array(folder, names["rows_tfs"]), {k: i for i, k in enumerate(self.keys)})
+            self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
+            raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
+        if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
+                and (int(self.ends[-1]) if len(self.ends) else 0) == len(self.bodies)
+                and all(isinstance(s[1], int) and 0 <= s[4] and s[4] + s[5] <= len(self.meta) and len(s) == 8
+                        for s in self.sources.values())):
+            raise Stale("damaged (its arrays disagree in length)")
+
+    @classmethod
+    def read(cls, folder: Path, top: str) -> "_Saved | None":
+        manifest = read_manifest(folder, FORMAT, top)
+        return None if manifest is None else cls(folder, manifest)
+
+    def notes_of(self, entry: list, path: str) -> list[Note]:
+        first, count = entry[4], entry[5]
+        out = []
+        for i in range(first, first + count):
+            start = int(self.ends[i - 1]) if i else 0
+            out.append(_meta_note(self.meta[i], self.bodies[start:int(self.ends[i])], path))
+        return out
+
+
+_NOTE_FIELDS = tuple(f.name for f in dataclasses.fields(Note))
+
+
+def _meta_note(m: list, body: str, path: str) -> Note:
+    """A saved note as a Note, its fields set straight into a new instance: the frozen dataclass's
+    __init__ sets each field through object.__setattr__, 4 of the 5 s 100,000 notes took to come back."""
+    note = object.__new__(Note)
+    note.__dict__.update(zip(_NOTE_FIELDS, (m[0], m[1], body, m[2], path, tuple(m[3]), m[4], m[5], tuple(m[6]), m[7])))
+    return note
+
+
+def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str]) -> Rows:
+    """The words rows of ``notes``: saved rows by their key, the rest counted here (a Python loop
+    only over the notes not seen before)."""
+    vocab = list(saved.vocab) if saved is not None else []
+    ids = dict(saved.ids) if saved is not None else {}
+    found = np.fromiter(((saved.of.get(k, -1) if saved is not None else -1) for k in keys), dtype=np.int64, count=len(keys))
+    new_terms: list[int] = []
+    new_tfs: list[int] = []
+    new_lens: list[int] = []
+    for i in np.flatnonzero(found < 0).tolist():
+        counts = Counter(note_words(notes[i]))
+        for word in counts:
+            if word not in ids:
+                ids[word] = len(vocab)
+                vocab.append(word)
+        new_terms += map(ids.__getitem__, counts)
+        new_tfs += counts.values()
+        new_lens.append(len(counts))
+    old_ptr = saved.ptr if saved is not None else np.zeros(1, dtype=np.int64)
+    base = len(old_ptr) - 1  # new rows follow the saved ones: row base + j is the j-th new note
+    ptr = np.concatenate((np.asarray(old_ptr, dtype=np.int64), old_ptr[-1] + np.cumsum(new_lens, dtype=np.int64)))
+    terms = np.concatenate((saved.terms if saved is not None else np.zeros(0, np.int32), np.asarray(new_terms, np.int32)))
+    tfs = np.concatenate((saved.tfs if saved is not None else np.zeros(0, np.int32), np.asarray(new_tfs, np.int32)))
+    rows = found.copy()
+    rows[found < 0] = base + np.arange(int((found < 0).sum()))
+    starts, lens = ptr[rows], ptr[rows + 1] - ptr[rows]
+    out_ptr = np.concatenate(([0], np.cumsum(lens))).astype(np.int64)
+    gather = np.repeat(starts - out_ptr[:-1], lens) + np.arange(int(out_ptr[-1]), dtype=np.int64)
+    terms, tfs = terms[gather], tfs[gather]
+    used = np.unique(terms)
+    if len(vocab) - len(used) > max(VOCAB_SLACK, len(used) // 2):
+        # words no note holds any more (notes deleted or edited in a long session): dropped, so the
+        # vocabulary does not grow for the life of the process; word ids are renumbered (scores unchanged)
+        renumber = np.full(len(vocab), -1, dtype=np.int32)
+        renumber[used] = np.arange(len(used), dtype=np.int32)
+        vocab = [vocab[i] for i in used.tolist()]
+        ids = {word: i for i, word in enumerate(vocab)}
+        terms = renumber[terms]
+    return Rows(vocab, ids, out_ptr, terms, tfs, {k: i for i, k in enumerate(keys)})
+
+
+def _empty_matrix(words: int) -> dict[str, np.ndarray]:
+    return {"data": np.zeros(0, np.float32), "indices": np.zeros(0, np.int32), "indptr": np.zeros(words + 1, np.int64)}
+
+
+def _digest(path: str, st: os.stat_result | None) -> str | None:
+    """The file's blake2b; None for what load_file will not read (a FIFO would block an open, a file
+    over the size cap is skipped), opened as load_file opens it: never blocking."""
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            return hashlib.file_digest(fh, "blake2b").hexdigest()[:32]
+    except OSError:
+        return None
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")

@@ -1,0 +1,235 @@
+"""The saved notes index (engines/notes/store.py): an open reads back what is unchanged, re-reads what
+changed while closed, and a damaged, foreign or older index is named once, discarded and rebuilt,
+with the same answers as a fresh read. Small vaults under tmp_path, each with a cache of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engines.notes.store as store_module
+from engines.index_folder import MANIFEST
+from engines.lexical import BM25Index
+from engines.notes.corpus import load_corpus
+from engines.notes.engine import NotesEngine
+from engines.notes.words import note_words
+
+REPO = Path(__file__).resolve().parents[2]
+LONG_AGO = time.time() - 3600  # stats older than the racy window are trusted
+
+
+def write(path: Path, text: str, when: float = LONG_AGO) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, (when, when))
+
+
+@pytest.fixture()
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    write(root / "garden" / "slugs.md", "---\ntitle: Slugs\ntags: [garden]\naliases: [snails]\ncreated: 2024-05-01\n---\n"
+          "Copper tape keeps slugs off the seedlings.\n")
+    write(root / "garden" / "frost.md", "# Frost\n\nFleece over the beans when frost is forecast.\n")
+    write(root / "kitchen" / "jam.md", "# Jam\n\nPlum jam sets at 105 degrees; test on a cold saucer.\n")
+    write(root / "workshop" / "vice.md", "# Bench vice\n\nThe vice wobbles: tighten the bolts under the bench.\n")
+    write(root / "bad.md", "")  # skipped, named on every open
+    write(root / "outline.jsonl", '{"id": 1, "title": "Sowing plan"}\nnot json\n{"id": 2, "title": "Beans", "parent": 1}\n')
+    return root
+
+
+def opened(root: Path, cache: Path) -> NotesEngine:
+    engine = NotesEngine(root, cache_dir=str(cache))
+    engine._words.ranked("warm")  # the words leg built (and the index saved) before the test looks
+    engine._words.store.wait_saved()
+    return engine
+
+
+def answer(engine: NotesEngine, query: str) -> list[tuple[str, str]]:
+    batches = list(engine.search(query, limit=10, tiers=("exact", "words")))
+    return [(hit.id, hit.tier) for batch in batches for hit in batch.hits]
+
+
+def counting_reads(monkeypatch) -> list[str]:
+    reads: list[str] = []
+    real = store_module.load_file
+
+    def load_file(path, root):
+        reads.append(os.path.basename(path))
+        return real(path, root)
+
+    monkeypatch.setattr(store_module, "load_file", load_file)
+    return reads
+
+
+def index_folder(cache: Path) -> Path:
+    (folder,) = (cache / "notes-index").iterdir()
+    return folder
+
+
+def test_a_warm_open_reads_back_the_notes_and_words_a_fresh_read_gives(vault, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = opened(vault, cache)
+    reads = counting_reads(monkeypatch)
+    second = opened(vault, cache)
+    assert reads == ["bad.md"]  # only the file with no notes (never saved) is read again
+    fresh = load_corpus(vault)
+    assert second.notes == fresh.notes == first.notes
+    assert [p.said() for p in second.problems] == [p.said() for p in fresh.problems]
+    assert second.notices() == []
+    plain = BM25Index([note_words(n) for n in fresh.notes])
+    for query in (["slug"], ["bench", "bolt"], ["frost", "jam"]):
+        np.testing.assert_array_equal(second._words._current()[0].scores(query), plain.scores(query))
+    for query in ("slugs", "bench vice", "jam plum", "sowing"):
+        assert answer(second, query) == answer(first, query)
+
+
+def test_files_changed_while_closed_are_read_again_and_only_they(vault, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    opened(vault, cache)
+    write(vault / "kitchen" / "jam.md", "# Jam\n\nDamson jam needs more pectin.\n")  # edited
+    write(vault / "kitchen" / "bread.md", "# Bread\n\nA damson loaf.\n")  # added
+    (vault / "workshop" / "vice.md").unlink()  # deleted
+    os.utime(vault / "garden" / "slugs.md", (LONG_AGO + 60, LONG_AGO + 60))  # touched: same bytes, dated inside
+    os.utime(vault / "garden" / "frost.md", (LONG_AGO + 60, LONG_AGO + 60))  # touched: dated by its mtime
+    reads = counting_reads(monkeypatch)
+    engine = opened(vault, cache)
+    assert sorted(reads) == ["bad.md", "bread.md", "frost.md", "jam.md"]
+    assert engine.notes == load_corpus(vault).notes
+    assert next(n for n in engine.notes if n.id == "garden/frost.md").date == LONG_AGO + 60
+    assert [i for i, _ in answer(engine, "damson")] == ["kitchen/bread.md", "kitchen/jam.md"]
+    assert answer(engine, "plum") == [] and answer(engine, "vice") == []
+    reads.clear()
+    again = opened(vault, cache)  # what the last open read is saved: nothing new to read
+    assert reads == ["bad.md"] and again.notes == engine.notes
+
+
+def test_a_file_edited_within_the_racy_window_is_read_again(vault, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    write(vault / "kitchen" / "jam.md", "# Jam\n\nPlum.\n", when=time.time())
+    opened(vault, cache)
+    (vault / "kitchen" / "jam.md").write_text("# Jam\n\nSloe.\n", encoding="utf-8")  # same size, maybe same tick
+    reads = counting_reads(monkeypatch)
+    engine = opened(vault, cache)
+    assert "jam.md" in reads and answer(engine, "sloe") == [("kitchen/jam.md", "exact")]
+
+
+def damage_truncated(folder: Path) -> None:
+    bodies = next(folder.glob("bodies.*"))
+    bodies.write_bytes(bodies.read_bytes()[:10])
+
+
+def damage_bytes(folder: Path) -> None:
+    bodies = next(folder.glob("bodies.*"))
+    data = bytearray(bodies.read_bytes())
+    data[0] = 0xFF  # the same size, no longer UTF-8
+    bodies.write_bytes(bytes(data))
+
+
+def damage_version(folder: Path) -> None:
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["format"] = store_module.FORMAT + 1
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def damage_foreign(folder: Path) -> None:
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["root"] = "/home/someone-else/vault"
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def damage_garbled(folder: Path) -> None:
+    (folder / MANIFEST).write_bytes(b"\x00\x01 not json")
+
+
+@pytest.mark.parametrize("damage, said", [(damage_truncated, "truncated"), (damage_version, "format"),
+                                          (damage_foreign, "/home/someone-else/vault"), (damage_garbled, "not JSON"),
+                                          (damage_bytes, "damaged")])
+def test_an_unusable_index_is_named_once_discarded_and_rebuilt(vault, tmp_path, damage, said):
+    cache = tmp_path / "cache"
+    good = opened(vault, cache)
+    damage(index_folder(cache))
+    engine = opened(vault, cache)
+    notices = engine.notices()
+    assert len(notices) == 1 and said in notices[0] and "discarded" in notices[0], notices
+    assert str(index_folder(cache)) in notices[0]  # names the file it threw away
+    assert engine.notes == good.notes  # nothing lost: every note read from the vault
+    for query in ("slugs", "bench vice", "jam plum"):
+        assert answer(engine, query) == answer(good, query)
+    assert opened(vault, cache).notices() == []  # rebuilt: the next open says nothing
+
+
+def test_the_cli_says_a_discarded_index_once(vault, tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    run = [sys.executable, "-m", "olai_tui.cli", "search", "notes", "slugs", "--corpus", str(vault), "--json"]
+    # exact and words (no model): the words leg builds the index and the command writes it before it exits
+    cold = subprocess.run(run + ["--tiers", "exact,words"], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert cold.returncode == 0, cold.stderr
+    damage_version(index_folder(tmp_path / "xdg" / "olai-tui"))
+    done = subprocess.run(run, cwd=REPO, env=dict(env, OLAI_RECALL="off"), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if "notes index" in line]
+    assert len(lines) == 1 and "format" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+    # recall off answers what exact search answers, whichever way the notes were read
+    exact = [hit for hit in json.loads(cold.stdout)["hits"] if hit["tier"] == "exact"]
+    assert json.loads(done.stdout)["hits"] == exact != []
+
+
+def test_the_index_deleted_while_open_still_answers_and_is_written_again(vault, tmp_path):
+    cache = tmp_path / "cache"
+    opened(vault, cache)
+    engine = opened(vault, cache)  # the saved words matrix is memory-mapped now
+    before = answer(engine, "copper tape")
+    for path in index_folder(cache).iterdir():
+        path.unlink()
+    assert answer(engine, "copper tape") == before == [("garden/slugs.md", "exact")]
+    assert answer(engine, "tapes") == [("garden/slugs.md", "words")]
+    write(vault / "garden" / "beans.md", "# Beans\n\nRunner beans up the canes.\n")
+    engine.replace_file(str(vault / "garden" / "beans.md"), [n for n in load_corpus(vault).notes if n.id == "garden/beans.md"])
+    assert answer(engine, "runner") == [("garden/beans.md", "exact")]
+    engine._words.store.wait_saved()
+    assert (index_folder(cache) / MANIFEST).is_file()  # written again from what the engine holds
+    reopened = opened(vault, cache)
+    assert reopened.notices() == [] and reopened.notes == load_corpus(vault).notes
+
+
+def test_words_no_note_holds_any_more_leave_the_vocabulary(vault, tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "VOCAB_SLACK", 0)  # then: compacted once unused words outnumber half the used
+    engine = opened(vault, tmp_path / "cache")
+    path = vault / "kitchen" / "jam.md"
+    write(path, "# Jam\n\nzanzibarian quinces " + " ".join(f"oddword{i}x" for i in range(60)) + ".\n")
+    engine.replace_file(str(path), [n for n in load_corpus(vault).notes if n.id == "kitchen/jam.md"])
+    assert answer(engine, "quincing") == [("kitchen/jam.md", "words")]
+    assert "zanzibarian" in engine._words.store._rows.ids
+    engine.replace_file(str(path), [])  # the note deleted: its words go with it
+    assert answer(engine, "zanzibarian") == []
+    rows = engine._words.store._rows
+    assert "zanzibarian" not in rows.ids and len(rows.vocab) == len(np.unique(rows.terms))
+    plain = BM25Index([note_words(n) for n in engine.notes])
+    np.testing.assert_array_equal(engine._words._current()[0].scores(["jam", "slug", "bench"]),
+                                  plain.scores(["jam", "slug", "bench"]))
+
+
+def test_a_vault_whose_path_is_not_utf8_opens_warm(tmp_path):
+    root = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/odd-\xff-vault"))
+    write(root / "a.md", "# A\n\nsome words here\n")
+    first = opened(root, tmp_path / "cache")
+    again = opened(root, tmp_path / "cache")
+    assert first._words.store.writes == 1 and again._words.store.writes == 0
+    assert again.notices() == [] and again.notes == first.notes
+
+
+def test_a_fifo_named_like_a_note_never_blocks_the_open(vault, tmp_path):
+    os.mkfifo(vault / "pipe.md")
+    engine = opened(vault, tmp_path / "cache")  # no reader would ever open the other end: a blocking open hangs
+    assert any(p.path == "pipe.md" for p in engine.problems)
+    assert opened(vault, tmp_path / "cache").notes == engine.notes
