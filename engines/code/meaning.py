@@ -11,8 +11,7 @@ from engines.answer import RESEMBLANCE, Hit, TierReport
 from engines.code.lexical_tier import TIER as LEXICAL
 from engines.code.merge import EMBEDDING, Merged
 from engines.code.symbols import Symbol
-from engines.embed.base import EmbedderUnavailable
-from engines.embed.retry import check_shape
+from engines.embed.query import query_vector
 from engines.lexical import top_of
 
 
@@ -25,19 +24,13 @@ class Meaning:
 def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierReport":
     """The symbols nearest the query above the embedder's floor, best first (at most ``candidates``),
     and every position above it; a TierReport when the model cannot answer."""
-    try:
-        info = embedder.info()
-        found = embedder.embed([query], "query")
-        check_shape(found, 1, info.dims)  # a query vector of another width than the index's
-        vector = found[0]
-    except EmbedderUnavailable as exc:
-        return TierReport(EMBEDDING, "unavailable", None, 0, reason=exc.reason, enable=exc.enable)
-    except Exception as exc:  # noqa: BLE001 - meaning failing never takes lexical answers down
-        return TierReport(EMBEDDING, "failed", None, 0, reason=f"embedding the query failed: {exc}")
+    vector = query_vector(embedder, query, EMBEDDING)
+    if isinstance(vector, TierReport):
+        return vector
     rows, cosines, ranking = vectors.scores(vector)
     if len(rows) == 0:
         return Meaning([], rows)
-    above = cosines >= info.floor  # the floor is on the embedder's cosine scale
+    above = cosines >= embedder.info().floor  # the floor is on the embedder's cosine scale
     # Ordered by the density-corrected score; +2 keeps every corrected score positive for
     # top_of, which drops what is below the floor (-inf).
     best = top_of(np.where(above, ranking + 2.0, -np.inf), candidates)

@@ -11,7 +11,7 @@ each over the notes exact did not answer:
   its whole text's (engines/notes/semantic.py).
 
 A note is shown for its words when it holds enough of the query's distinct words (words.py) and its
-meaning is not below what off-topic probes reach (``_incidental``: shared words, no shared meaning), for its
+meaning is not below what off-topic probes reach (``fill.words_incidental``: shared words, no shared meaning), for its
 meaning when its best passage's cosine reaches this notebook's floor (floor.py: measured from off-topic
 probes, never under the embedder's), so an off-topic query draws no confident resemblance rows; a note
 neither admits is never shown, whatever its fused rank, except as a weak guess (``≈?``, at most three,
@@ -42,11 +42,12 @@ from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
                               ranked_by_search)
 from engines.tiers import choose_tiers, recall_switched_off
-from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.retry import check_shape
+from engines.embed.base import Embedder
+from engines.embed.query import query_vector
 from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
+from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, filtered_only, leg_head, words_incidental
 from engines.notes.floor import unmeasured
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
@@ -59,18 +60,6 @@ SEMANTIC = "semantic"
 TIERS = (EXACT, WORDS, SEMANTIC)
 FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
-FUSION_K = 60  # Cormack et al.'s constant, as the hybrid baseline uses it
-LEG_DEPTH = 100  # each leg's head that takes part in the fusion (more when the room is larger)
-# The two legs count the same. Tried and not shipped: meaning counting more. On the dev queries
-# (`olai-tui eval notes --dataset vaswani|cranfield --split dev --configs merged`, nDCG@10) meaning's
-# weight 1 / 1.5 / 2 / 2.5 / 3 scored Vaswani 0.5201 / 0.5223 / 0.5236 / 0.5232 / 0.5207, Cranfield
-# 0.3984 / 0.4033 / 0.4055 / 0.4047 / 0.3998 (roadmap dev 43 / 43 / 43 / 42 / 44 of 55), but with 2
-# the held-out halves fell (Vaswani 0.454 -> 0.448, Cranfield 0.454 -> 0.444): the dev gain did not
-# carry. (That reading of the held-out halves decided this; the README says so.)
-LEG_WEIGHTS = {WORDS: 1.0, SEMANTIC: 1.0}
-# Weak guesses: at most this many, the best by meaning, and only when nothing else answered. Three, as
-# the roadmap dev set scores an answer by its first three rows (engines/eval/roadmap_eval.py).
-WEAK_GUESSES = 3
 
 
 
@@ -268,7 +257,7 @@ class NotesEngine(NotesPresenting, Engine):
             if read.filters.active:
                 allowed = {i for i, note in enumerate(notes) if read.filters.allows(note)}
         if EXACT in wanted and allowed is not None and not query.strip():
-            hits, matched = _filtered_only(notes, allowed, limit), sorted(allowed)
+            hits, matched = filtered_only(notes, allowed, limit), sorted(allowed)
             exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
         elif EXACT in wanted:
             result = exact.search(query, limit, allowed)
@@ -319,7 +308,7 @@ class NotesEngine(NotesPresenting, Engine):
         legs = {}
         for tier, ranking in ((WORDS, words), (SEMANTIC, meaning)):
             if ranking is not None:
-                legs[tier] = _head(ranking.notes, ranking.order, answered, depth)
+                legs[tier] = leg_head(ranking.notes, ranking.order, answered, depth)
         hits: list[Hit] = []
         weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
         incidental: list[int] = []  # words rows whose meaning is under the weak bound, in fused order
@@ -329,7 +318,7 @@ class NotesEngine(NotesPresenting, Engine):
             w = words.index_of.get(doc) if words is not None else None
             m = meaning.index_of.get(doc) if meaning is not None else None
             by_words = w is not None and words.enough(w)
-            if by_words and _incidental(meaning, m, floors):
+            if by_words and words_incidental(meaning, m, floors):
                 by_words = False
                 if len(incidental) < room:
                     incidental.append(w)  # shown only if nothing else, weak guesses included, answers
@@ -375,7 +364,7 @@ class NotesEngine(NotesPresenting, Engine):
             for i in words.shown().tolist():
                 note_id = words.notes[i].id
                 m = meaning.index_of.get(note_id) if meaning is not None else None
-                if fell_back or not _incidental(meaning, m, floors):
+                if fell_back or not words_incidental(meaning, m, floors):
                     shown.add(note_id)
         if meaning is not None:
             shown.update(meaning.notes[i].id for i in np.flatnonzero(meaning.best >= floor).tolist())
@@ -393,56 +382,15 @@ class NotesEngine(NotesPresenting, Engine):
         state = index.state()
         if state.state in ("unavailable", "failed"):
             return TierReport(SEMANTIC, state.state, None, 0, reason=state.reason, enable=state.enable), None, unmeasured(0.0)
-        try:
-            info = self.embedder.info()
-            vectors = self.embedder.embed([query], "query")
-            check_shape(vectors, 1, info.dims)  # a query vector of another width than the index's
-            vector = vectors[0]
-        except EmbedderUnavailable as exc:
-            return TierReport(SEMANTIC, "unavailable", None, 0, reason=exc.reason, enable=exc.enable), None, unmeasured(0.0)
-        except Exception as exc:  # noqa: BLE001 - meaning failing never takes exact answers down
-            return TierReport(SEMANTIC, "failed", None, 0, reason=f"embedding the query failed: {exc}"), None, unmeasured(0.0)
+        vector = query_vector(self.embedder, query, SEMANTIC)
+        if isinstance(vector, TierReport):
+            return vector, None, unmeasured(0.0)
         ranked = index.ranked(vector)
         floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
             return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
         return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
-
-
-def _incidental(meaning, m: int | None, floors) -> bool:
-    """The note shares words with the query but not its meaning: its best passage is under this
-    notebook's weak bound (what three off-topic probes in four reach). Such words are incidental ("a
-    bread recipe" and a note on wiring that calls an overloaded socket "a recipe for disaster"), so
-    they are not evidence. Where meaning cannot judge (tier off, note not yet embedded, notebook not
-    measured) the words alone decide.
-
-    Measured on the roadmap dev set: of the notes shown for their words, 26 of the 29 right ones and
-    59 of the 317 wrong ones reach the weak bound; paraphrases with a right node in the top 3 went
-    from 35 to 43 of 55. Vaswani and Cranfield dev merged nDCG@10 0.5204 -> 0.5201 and 0.3984 ->
-    0.3984 (before the meaning weight above)."""
-    if meaning is None or m is None or floors.ceiling is None:
-        return False
-    return bool(meaning.best[m] < floors.weak)
-
-
-def _filtered_only(notes: list[Note], allowed: set[int], limit: int) -> list[Hit]:
-    """A query of filters alone: every note they let through, newest first (evidence: they passed)."""
-    order = sorted(allowed, key=lambda i: (-(notes[i].date or 0.0), notes[i].id))
-    return [Hit(id=notes[i].id, title=notes[i].title, where=notes[i].where, tier=EXACT, score=1.0)
-            for i in order[: max(limit, 0)]]
-
-
-def _head(notes: list[Note], order: np.ndarray, answered: set[str], depth: int) -> list[str]:
-    """The ids of a leg's best ``depth`` notes, leaving out those already answered."""
-    head: list[str] = []
-    for i in order.tolist():
-        note_id = notes[i].id
-        if note_id not in answered:
-            head.append(note_id)
-            if len(head) >= depth:
-                break
-    return head
 
 
 def _ms(started: float) -> float:
