@@ -104,6 +104,7 @@
             tree-sitter-grammars.tree-sitter-tsx
             pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
             python-calamine # a wholesaler's .xlsx/.xls/.ods exports (engines/products/tables.py)
+            simplemma # Finnish, Swedish and English base forms for products requests (engines/products/languages.py)
             mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
             (gguf ps) # convert_e5.py writes e5's GGUF on first need (here the e5Model derivation has)
           ];
@@ -210,7 +211,7 @@
           # MODEL.md measured). nixpkgs builds its own pinned release of llama-cpp-python; accept it.
           # mcp: pyproject asks for the 2.x SDK, which `olai-tui mcp` is written on; nixpkgs 25.05
           # packages 1.x, whose low-level server differs. Relaxed so that the app builds and runs;
-          # `olai-tui mcp` under Nix needs mcp 2.x in the environment (NOTES-mcp.md).
+          # `olai-tui mcp` under Nix needs mcp 2.x in the environment (docs/design.md).
           pythonRelaxDeps = [
             "llama-cpp-python"
             "mcp"
