@@ -36,6 +36,8 @@ class EngineSpec:
     # For the contract test, which holds every registered engine to the contract: a query its default
     # corpus answers with evidence (and its meaning tiers too, where it has them), and one its cheap
     # tier answers on its own (empty: the same query). An engine without them fails that test by name.
+    # URL schemes the engine reads as a corpus beside paths (products: a catalogue kept in a database)
+    corpus_urls: tuple[str, ...] = ()
     sample_query: str = ""
     cheap_query: str = ""
     # The engine's class, imported when asked: what a face reads before the engine is opened (its
@@ -164,7 +166,9 @@ register(EngineSpec("notes", "your notes: exact words first, then ranked words a
                     _open_notes, _demo("notes"), reads_with_progress=True, sample_query="seedlings",
                     engine_class=_class("engines.notes.engine", "NotesEngine")))
 register(EngineSpec("products", "a product catalogue: hard rules, fused recall, a judge; says what is not sold",
-                    _open_products, _demo("products"), sample_query="laktoositon maito 1 l",
+                    _open_products, _demo("products"),
+                    corpus_urls=("sqlite://", "postgresql://", "postgres://"),  # = products.database.SCHEMES (test)
+                    sample_query="laktoositon maito 1 l",
                     cheap_query="Latte parziamente scremato",  # a product's name said outright
                     engine_class=_class("engines.products.engine", "ProductsEngine")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",

@@ -227,8 +227,8 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
 def _corpus(path: str | None, engine: str) -> Path | str | None:
     if path is None:
         return None  # the engine's own default (its demo corpus)
-    if engine == "products" and path.lower().startswith(("sqlite://", "postgresql://", "postgres://")):
-        return path  # a catalogue kept in a database (engines/products/database.py): a URL, not a path
+    if registry.spec(engine).corpus_urls and path.lower().startswith(registry.spec(engine).corpus_urls):
+        return path  # a corpus the engine reads from a URL (products: a catalogue kept in a database)
     corpus = Path(path)
     if not corpus.exists():
         raise UsageError(f"{shown(path)}: no such file or directory")

@@ -134,3 +134,10 @@ def test_sqlite_reads_the_only_table_or_the_configured_one(tmp_path, capsys, mon
     assert [p.id for p in load_catalogue(f"sqlite:///{two}").products] == [ROWS[0][0]]
     assert main(["search", "products", "kaurajuoma", "--corpus", f"sqlite:///{tmp_path / 'missing.db'}"]) == 2
     assert "no such database file" in capsys.readouterr().err
+
+
+def test_the_registry_offers_the_cli_every_database_url_the_catalogue_reads():
+    from engines import registry
+    from engines.products.database import SCHEMES
+
+    assert registry.spec("products").corpus_urls == SCHEMES
