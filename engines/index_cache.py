@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import mmap
 import os
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Mapping
 
 import numpy as np
+
+from engines.atomic import atomic_file
 
 MAGIC = b"OLAIIDX1"
 ALIGN = 64
@@ -55,23 +56,12 @@ def write_arrays(path: str | os.PathLike, kind: str, version: int, meta: Mapping
     text = json.dumps(header, separators=(",", ":")).encode()
     if len(MAGIC) + 8 + len(text) > start:
         raise AssertionError("header outgrew its room")  # 64 bytes hold two integers with room to spare
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(MAGIC + len(text).to_bytes(8, "little") + text)
-            out.write(b"\0" * (start - out.tell()))
-            for name, a in arrays.items():
-                out.write(memoryview(a).cast("B") if a.nbytes else b"")
-                out.write(b"\0" * (-a.nbytes % ALIGN))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    with atomic_file(path, prefix=TEMP_PREFIX + path.name + ".", suffix="") as out:
+        out.write(MAGIC + len(text).to_bytes(8, "little") + text)
+        out.write(b"\0" * (start - out.tell()))
+        for name, a in arrays.items():
+            out.write(memoryview(a).cast("B") if a.nbytes else b"")
+            out.write(b"\0" * (-a.nbytes % ALIGN))
     return header["size"]
 
 

@@ -17,12 +17,12 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
+from engines.atomic import atomic_file
 from engines.locations import cache_root
 
 MANIFEST = "manifest.json"
@@ -42,23 +42,11 @@ def folder_for(kind: str, root: str, cache_dir: str | os.PathLike | None = None)
 
 def write_atomically(path: Path, data: bytes | np.ndarray) -> int:
     """``data`` (bytes, or an array saved as ``.npy``) at ``path`` via a temp file and rename; its size."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if isinstance(data, np.ndarray):
-                np.save(fh, data, allow_pickle=False)
-            else:
-                fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_file(path) as fh:
+        if isinstance(data, np.ndarray):
+            np.save(fh, data, allow_pickle=False)
+        else:
+            fh.write(data)
     return path.stat().st_size
 
 

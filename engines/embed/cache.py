@@ -24,12 +24,13 @@ import json
 import os
 import re
 import struct
-import tempfile
 import threading
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from engines.atomic import atomic_file
 
 MAGIC = b"OLAIVEC"
 VERSION = 1
@@ -186,31 +187,11 @@ def _read_file(path: Path, model_id: str, dims: int) -> dict[bytes, np.ndarray]:
 
 
 def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], matrix: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     header = json.dumps({"model_id": model_id, "dims": dims, "count": len(keys)}).encode()
     digest = hashlib.sha256()
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for part in (MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys),
-                         np.ascontiguousarray(matrix, dtype="<f4").tobytes()):
-                digest.update(part)
-                out.write(part)
-            out.write(digest.digest())
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
+    with atomic_file(path, prefix=path.name + ".", sync_folder=True) as out:
+        for part in (MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys),
+                     np.ascontiguousarray(matrix, dtype="<f4").tobytes()):
+            digest.update(part)
+            out.write(part)
+        out.write(digest.digest())

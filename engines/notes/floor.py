@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from engines.atomic import atomic_file
 from engines.embed.cache import VectorCache, cache_root, text_key
 
 PROBES = Path(__file__).resolve().parent / "probes.txt"
@@ -141,12 +140,7 @@ def _read(path: Path) -> NotebookFloor | None:
 
 def _write(path: Path, floor: NotebookFloor) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
+        with atomic_file(path, "w") as fh:
             json.dump(asdict(floor), fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
     except OSError:
         pass  # measured again next time

@@ -1,0 +1,41 @@
+"""Files written whole or not at all: a temporary file beside the target, flushed to disk, renamed over
+it. A reader (or a run killed midway) sees the old file or the new one, never half of one; a failed
+write leaves no temporary file behind. Every cache and index the engines keep is written this way.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, Iterator
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, mode: str = "wb", prefix: str | None = None, suffix: str = ".tmp",
+                sync_folder: bool = False) -> Iterator[IO]:
+    """``with atomic_file(path) as out: out.write(...)``: ``path`` holds what was written once the block
+    ends without an error. ``prefix``: the temporary file's name start (default ``.NAME.``: hidden, and
+    a sweep can find what a crash left); ``sync_folder``: also flush the rename itself to disk."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix if prefix is not None else f".{path.name}.", suffix=suffix,
+                               dir=path.parent)
+    try:
+        with os.fdopen(fd, mode) as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync_folder:
+        with suppress(OSError):  # not every filesystem lets a folder be opened and synced
+            folder = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
