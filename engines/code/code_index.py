@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from engines.code.columns import Chunk, Vocabulary
-from engines.code.source import Problem
+from engines.code.source import Problem, add_problem
 from engines.code.symbols import Symbol, embed_text
 
 
@@ -202,15 +202,10 @@ class CodeIndex:
 
     def problems(self) -> list[Problem]:
         """The files' problems in order, a missing grammar named once (not once per file)."""
-        out, missing = [], set()
+        out: list[Problem] = []
+        missing: set[str] = set()
         for f in self.files:
-            p = f.problem
-            if p is not None and p.path.startswith("*"):
-                if p.cause not in missing:
-                    missing.add(p.cause)
-                    out.append(Problem(p.path, p.cause))
-            elif p is not None:
-                out.append(p)
+            add_problem(out, missing, f.problem)
         return out
 
 

@@ -28,7 +28,7 @@ from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.parallel import read_all
 from engines.code.symbols import Symbol, parse_symbols
-from engines.code.source import CodeSource, Problem, _cause  # noqa: F401 (CodeSource, Problem: re-exported)
+from engines.code.source import CodeSource, Problem, _cause, add_problem  # noqa: F401 (CodeSource, Problem: re-exported)
 from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).
@@ -133,12 +133,7 @@ def _load_sources(sources: list[CodeSource], document: Document | None = None,
             symbols += file_symbols
             if file_documents:
                 documents += file_documents[0]
-            if problem is not None and problem.path.startswith("*"):
-                if problem.cause not in missing:
-                    missing.add(problem.cause)
-                    problems.append(Problem(problem.path, problem.cause))
-            elif problem is not None:
-                problems.append(problem)
+            add_problem(problems, missing, problem)
     if not files and not problems:
         problems.append(Problem(", ".join(s.label for s in sources) or ".", NO_CODE_FILES))
     return CodeLoad(symbols, problems, files, documents if document is not None else None)

@@ -34,3 +34,16 @@ def _cause(error: OSError) -> str:
     if error.errno == 40:  # ELOOP
         return "symlink loop"
     return (error.strerror or str(error)).lower()
+
+
+def add_problem(problems: list[Problem], missing: set[str], problem: Problem | None) -> None:
+    """Add a file's problem to ``problems``; a missing grammar (path ``*...``) is named once, not once
+    for every file of its language (``missing``: the causes already named)."""
+    if problem is None:
+        return
+    if problem.path.startswith("*"):
+        if problem.cause not in missing:
+            missing.add(problem.cause)
+            problems.append(Problem(problem.path, problem.cause))
+    else:
+        problems.append(problem)
