@@ -143,7 +143,8 @@ def test_a_name_that_says_without_milk_keeps_a_no_milk_rule(wholesale):
 
 
 def test_the_translated_source_is_in_the_fused_recall(wholesale):
-    found = wholesale.explain("rainbow trout fillet", sources=NO_VECTORS)
+    # "rainbow trout" (no "fillet": "trout fillet" is now read as the compound kirjolohifilee, lexical)
+    found = wholesale.explain("rainbow trout", sources=NO_VECTORS)
     assert found["sources"]["translated"][:1] == ["FI03"] and found["sources"]["lexical"] == []
 
 
@@ -166,3 +167,24 @@ def test_words_json_is_what_the_script_writes(tmp_path):
     assert once == again
     assert {"kaura", "havre"} <= set(once["translations"]["oat"])
     assert "oat" in once["translations"]["kaura"]
+
+
+def test_two_words_said_apart_are_read_as_the_compound_the_catalogue_names(wholesale):
+    # "liver casserole" is one Finnish word, maksalaatikko (Swedish leverlåda): both words translated and
+    # joined find it; before, "liver" was read as a near spelling and the answer was no casserole at all
+    answer, top = first(wholesale, "liver casserole")
+    assert top is not None and top.id in {"FI05", "FI06"}
+    assert any("as 'leverlada'" in n for n in answer.extras["understood"]["notes"])
+
+
+def test_a_phrase_the_reader_knows_is_never_joined(wholesale):
+    # "oat drink" is a kind's alias as said: it stays the kind, narrowed by oat
+    request = wholesale.reader.read("oat drink")
+    assert request.kinds == ("plant_drink",) and request.forms == ("oat",)
+
+
+def test_a_compound_is_never_read_as_one_of_its_own_parts(reader):
+    # simplemma cuts "makaronilåda" to "makaroni" and Fineli aligns it with MAKARONI as well: macaroni is
+    # not the casserole, so neither stands for it; its real translation does
+    alternatives = reader.read("makaronilåda").alternatives["makaronilada"]
+    assert "makaroni" not in alternatives and "makaronilaatikko" in alternatives
