@@ -188,3 +188,17 @@ def test_a_compound_is_never_read_as_one_of_its_own_parts(reader):
     # not the casserole, so neither stands for it; its real translation does
     alternatives = reader.read("makaronilåda").alternatives["makaronilada"]
     assert "makaroni" not in alternatives and "makaronilaatikko" in alternatives
+
+
+def test_a_wholesale_name_whose_second_part_names_a_kind_of_the_first_is_that_kind(reader):
+    # "MAITO, KAHVIMAITO" is coffee milk: "laktoositon maito" is answered by a plain milk before it, and
+    # "kahvimaito" still finds it first (Fineli dev: the coffee milk led all four lactose-free milk requests)
+    from engines.products.judge import RulesJudge
+    from engines.products.product import Product
+
+    judge = RulesJudge(reader.knowledge)
+    coffee = Product("FI1", {"fi": "MAITO, KAHVIMAITO, RASVAA 2 %, LAKTOOSITON"}, kinds=("milk",))
+    plain = Product("FI2", {"fi": "MAITO, LAKTOOSITON, RASVAA 1,5 %"}, kinds=("milk",))
+    milk = judge.judge(reader.read("laktoositon maito"), [coffee, plain])
+    assert milk[1].confidence > milk[0].confidence
+    assert judge._named_by(reader.read("kahvimaito"), coffee) > 0
