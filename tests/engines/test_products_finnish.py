@@ -202,3 +202,11 @@ def test_a_wholesale_name_whose_second_part_names_a_kind_of_the_first_is_that_ki
     milk = judge.judge(reader.read("laktoositon maito"), [coffee, plain])
     assert milk[1].confidence > milk[0].confidence
     assert judge._named_by(reader.read("kahvimaito"), coffee) > 0
+
+
+def test_two_words_join_only_through_a_translation_and_only_into_a_word_the_catalogue_holds():
+    words = default_words()
+    assert words.joined("oat", "porridge", {"kaurapuuro"}.__contains__) == "kaurapuuro"
+    assert words.joined("oat", "porridge", set().__contains__) is None
+    # as said, two English words are the judge's ("smart watch" in "Smartwatch"), never joined here
+    assert words.joined("smart", "watch", {"smartwatch"}.__contains__) is None
