@@ -82,7 +82,6 @@ class RequestReader:
         self.claim_phrases = {words(p): c for c, ps in CLAIM_WORDS.items() for p in ps}
         self.avoid_phrases = {words(p): a for a, ps in AVOID_WORDS.items() for p in ps}
         self.without = {words(p) for p in WITHOUT_WORDS}
-        self.never_joined = self.without | set(self.claim_phrases) | set(self.avoid_phrases)  # read as a rule
         self.free = set(FREE_SUFFIXES)
         known = set(knowledge.kind_phrases) | set(self.claim_phrases) | set(knowledge.use_phrases)
         self.brand_phrases: dict[tuple[str, ...], str] = {}
@@ -91,6 +90,8 @@ class RequestReader:
             if key and not key[0].isdigit() and len("".join(key)) >= 3 and key not in known \
                     and not all(w in STOPWORDS or w in self.free for w in key):
                 self.brand_phrases.setdefault(key, brand)
+        # a word read as a rule or a brand is never joined with the next into a compound
+        self.never_joined = self.without | set(self.claim_phrases) | set(self.avoid_phrases) | set(self.brand_phrases)
         self.claim_single = sorted({p[0] for p in self.claim_phrases if len(p) == 1 and len(p[0]) >= 5})
         # words read as they are said, never by a base form: every word of a phrase the reader knows
         self.fixed = {w for table in (self.claim_phrases, self.avoid_phrases, knowledge.kind_phrases,
@@ -146,9 +147,8 @@ class RequestReader:
         return tuple(out)
 
     def _compound_of(self, *pair: str) -> str | None:
-        reads = (self.knowledge.kind_phrases, self.claim_phrases, self.brand_phrases)  # "oat drink" as said
         if any(not w.isalpha() or len(w) < 3 or w in STOPWORDS or (w,) in self.never_joined for w in pair) \
-                or any(pair in r for r in reads):
+                or any(pair in r for r in (self.knowledge.kind_phrases, self.never_joined)):  # "oat drink" as said
             return None
         return self.languages.joined(*pair, self.vocabulary.__contains__)
 
