@@ -78,7 +78,7 @@ class RulesJudge:
         for k in request.kinds:
             said |= {w for label in self.knowledge.kinds[k].labels.values() for w in words(label)}
             said |= self.label_words.get(k, set())
-        naming = naming_words(product.all_names()[0]) if product.all_names() else ()
+        naming = _closer_naming(product.all_names()[0]) if product.all_names() else ()
         if not naming:
             return 0.0
         parts = self.parts
@@ -175,6 +175,22 @@ class RulesJudge:
                                                       "description or data")
             return Judgement("standin", 0.3, "not named by the words said; found by its description or meaning")
         return Judgement("no", 0.6, "none of the words said")
+
+
+def _closer_naming(name: str) -> tuple[str, ...]:
+    """The naming words, and those of a wholesaler's second part when it names a kind of the first
+    ("MAITO, KAHVIMAITO" is coffee milk, "PANNUKAKKU, SIENIPANNUKAKKU" a mushroom pancake, "PIIMÄ,
+    KIRNUPIIMÄ" buttermilk): its compound ends with the first part's word, so it says what the product is
+    more closely, and a request that names only the first part is not answered by it before the plain one."""
+    naming = naming_words(name)
+    if not (naming and name.isupper() and "," in name):
+        return naming
+    second = words(name.split(",")[1])
+    if len(second) == 1 and second[0] != naming[-1] and second[0].endswith(naming[-1]):
+        return (*naming, *second)
+    if len(second) == 2 and second[-1] == naming[-1]:  # "MAITO, GEFILUS-MAITO"
+        return (*naming, second[0])
+    return naming
 
 
 def _said_in(term: str, text_words: set[str]) -> bool:

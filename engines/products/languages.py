@@ -77,6 +77,17 @@ class Words:
     def translations(self, word: str) -> tuple[str, ...]:
         return self.translations_of.get(word, ())
 
+    def joined(self, first: str, second: str, holds: Callable[[str], bool]) -> str | None:
+        """The one word that says two words said apart, where a catalogue ``holds`` it: Finnish and Swedish
+        write "oat porridge" as one compound (kaura + puuro: kaurapuuro; havre + gröt: havregröt), "salmon
+        soup" as lohikeitto. At least one of the two is translated: two English words a name writes as one
+        ("smart watch") the judge already reads as both, and joining them here cost Icecat's smart dev
+        right first 78.6 -> 77.1 % (nDCG@10 0.787 -> 0.774)."""
+        pair = (first, second)
+        found = [h + t for h in (first, *self.translations(first)) for t in (second, *self.translations(second))
+                 if (h, t) != pair and h + t not in pair and holds(h + t)]
+        return found[0] if found else None
+
 
 @lru_cache(maxsize=1)
 def default_words() -> Words:

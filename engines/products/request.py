@@ -90,6 +90,8 @@ class RequestReader:
             if key and not key[0].isdigit() and len("".join(key)) >= 3 and key not in known \
                     and not all(w in STOPWORDS or w in self.free for w in key):
                 self.brand_phrases.setdefault(key, brand)
+        # a word read as a rule or a brand is never joined with the next into a compound
+        self.never_joined = self.without | set(self.claim_phrases) | set(self.avoid_phrases) | set(self.brand_phrases)
         self.claim_single = sorted({p[0] for p in self.claim_phrases if len(p) == 1 and len(p[0]) >= 5})
         # words read as they are said, never by a base form: every word of a phrase the reader knows
         self.fixed = {w for table in (self.claim_phrases, self.avoid_phrases, knowledge.kind_phrases,
@@ -126,10 +128,29 @@ class RequestReader:
             request.pack = parse_quantity(pack.group(0))
             notes.append(f"read '{pack.group(0).strip()}' as the pack size {request.pack}")
             folded = folded[: pack.start()] + " " + folded[pack.end():]
-        self._read_words(words(folded), request)
+        self._read_words(self._joined(words(folded), request), request)
         self._alternatives(request)
         self._check_contradictions(request)
         return request
+
+    def _joined(self, seq: tuple[str, ...], request: Request) -> tuple[str, ...]:
+        """Two words that one word of the catalogue's names says are read as it (``Words.joined``)."""
+        out, i = [], 0
+        while i < len(seq):
+            joined = self._compound_of(seq[i], seq[i + 1]) if i + 1 < len(seq) and self.vocabulary else None
+            if joined:
+                shown = " ".join(self._local.shown.get(w, w) for w in seq[i:i + 2])
+                self._local.shown.setdefault(joined, shown)
+                request.notes.append(f"read '{shown}' as '{joined}'")
+            out.append(joined or seq[i])
+            i += 2 if joined else 1
+        return tuple(out)
+
+    def _compound_of(self, *pair: str) -> str | None:
+        if any(not w.isalpha() or len(w) < 3 or w in STOPWORDS or (w,) in self.never_joined for w in pair) \
+                or any(pair in r for r in (self.knowledge.kind_phrases, self.never_joined)):  # "oat drink" as said
+            return None
+        return self.languages.joined(*pair, self.vocabulary.__contains__)
 
     def _base(self, w: str) -> str:
         """A word no phrase reads, by its dictionary base form where that is a word something knows."""
@@ -148,9 +169,13 @@ class RequestReader:
     def _alternatives(self, request: Request) -> None:
         """For each narrowing word: the same word in the other languages (and those of its compound parts)."""
         for w in dict.fromkeys((*request.terms, *request.forms)):
-            found = [t for base in (w, *self.languages.lemmas(self._local.shown.get(w, w).lower()))
-                     for t in (base, *self.languages.translations(base)) if t != w]
             parts = self.languages.parts(w)
+            # a compound is never read as one of its own parts, nor by a base form that cuts it to one
+            # (simplemma's "makaronilåda" -> makaroni; Fineli aligns it with MAKARONI too): no casserole
+            own = set(parts) if len(parts) > 1 else set()
+            bases = [b for b in self.languages.lemmas(self._local.shown.get(w, w).lower()) if b not in own]
+            found = [t for base in (w, *bases) for t in (base, *self.languages.translations(base))
+                     if t != w and t not in own]
             if len(parts) > 1 and not found:  # a compound no aligned name holds: its parts, in every language
                 found += [t for p in parts for t in (p, *self.languages.translations(p)) if len(p) >= 3]
             found = list(dict.fromkeys(found))
