@@ -30,6 +30,16 @@ ROADMAP_QUERIES = [
 ]
 
 
+
+def emit(report: dict, as_json: bool, printer) -> int:
+    """A benchmark's report: one JSON object on stdout (``--json``), else ``printer``'s table."""
+    if as_json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        printer(report)
+    return 0
+
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
     if corpus is not None and corpus.is_dir():
         from olai_tui.bench_vault import bench_vault_command
@@ -69,12 +79,7 @@ def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> 
 
     report = {"engine": engine_name, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
               "model": embedder.info().model_id, "corpora": results}
-    if as_json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print_report(report)
-    return 0
+    return emit(report, as_json, print_report)
 
 
 def print_report(report: dict) -> None:
@@ -140,12 +145,7 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool) -> int:
                                             queries, embedder))
     report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
               "model": embedder.info().model_id, "corpora": results}
-    if as_json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print_code_report(report)
-    return 0
+    return emit(report, as_json, print_code_report)
 
 
 def print_code_report(report: dict) -> None:
@@ -191,11 +191,11 @@ def bench_code_tree(corpus: Path, as_json: bool, quick: bool) -> int:
     result = bench_tree(corpus, queries, warm_runs=1 if quick else 3, baseline=not quick)
     report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                             "load_1min": round(os.getloadavg()[0], 2)}, "tree": result}
-    if as_json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-        return 0
-    r = result
+    return emit(report, as_json, print_tree_report)
+
+
+def print_tree_report(report: dict) -> None:
+    r, corpus = report["tree"], report["tree"]["corpus"]
     print(f"olai-tui bench code --corpus {corpus} · {report['machine']['cpus']} CPUs · load {report['machine']['load_1min']}")
     print(f"{r['symbols']:,} symbols in {r['files']:,} files; index on disk {r['index_mb']:.1f} MB")
     print()
@@ -215,4 +215,3 @@ def bench_code_tree(corpus: Path, as_json: bool, quick: bool) -> int:
           f"{e['found']}); files parsed by the warm opens: "
           f"{r['warm_parsed_files']}")
     print(f"embedding tier: {r['embedding']}")
-    return 0

@@ -7,10 +7,8 @@ takes hours on two cores; the report says so); ``--quick`` leaves it out.
 
 from __future__ import annotations
 
-import json
 import os
 import platform
-import sys
 from pathlib import Path
 
 from olai_tui.errors import UsageError
@@ -34,12 +32,9 @@ def bench_vault_command(corpus: Path, as_json: bool, quick: bool) -> int:
         raise UsageError(str(exc)) from None
     finally:
         waiting.clear()
-    if as_json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print_vault_report(report)
-    return 0
+    from olai_tui.bench import emit
+
+    return emit(report, as_json, print_vault_report)
 
 
 def print_vault_report(report: dict) -> None:
