@@ -8,13 +8,12 @@ minutes (the 11,429 Vaswani abstracts are most of it); `--quick` leaves Vaswani 
 
 from __future__ import annotations
 
-import json
 import os
 import platform
-import sys
 from pathlib import Path
 
 from engines.locations import demo_corpus as default_corpus, shared_data, shared_heldout
+from olai_tui.emit import emit
 from olai_tui.errors import UsageError
 from olai_tui.progress import Progress
 
@@ -31,14 +30,6 @@ ROADMAP_QUERIES = [
 
 
 
-def emit(report: dict, as_json: bool, printer) -> int:
-    """A benchmark's report: one JSON object on stdout (``--json``), else ``printer``'s table."""
-    if as_json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        printer(report)
-    return 0
 
 def bench(engine_name: str, corpus: Path | None, as_json: bool, quick: bool) -> int:
     if corpus is not None and corpus.is_dir():

@@ -11,6 +11,7 @@ import os
 import platform
 from pathlib import Path
 
+from olai_tui.emit import emit
 from olai_tui.errors import UsageError
 from olai_tui.progress import WaitLine
 
@@ -32,8 +33,6 @@ def bench_vault_command(corpus: Path, as_json: bool, quick: bool) -> int:
         raise UsageError(str(exc)) from None
     finally:
         waiting.clear()
-    from olai_tui.bench import emit
-
     return emit(report, as_json, print_vault_report)
 
 
