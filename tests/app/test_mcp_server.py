@@ -243,15 +243,23 @@ def test_a_search_while_the_index_builds_answers_at_once_with_the_evidence_tiers
 # -- the process contract ----------------------------------------------------------------------------
 STRAY = textwrap.dedent("""
     # Loaded at the server's start (sitecustomize): writes to fd 1 from C and from Python, after the
-    # server has started, as llama.cpp's native logging would.
+    # server has answered, as llama.cpp's native logging would. It starts on the test's go (a file), and
+    # writes five rounds 0.25 s apart: while llama.cpp loads a model it points fds 1 and 2 at
+    # /dev/null, and a single write that fell in that window was lost (a fresh-clone run once saw an
+    # empty stderr). Any round that reached the real stdout would break the JSON-RPC stream.
     import ctypes, os, threading, time
     def _stray():
-        time.sleep(1.0)
+        go = os.environ.get("OLAI_TEST_STRAY_GO", "")
+        deadline = time.monotonic() + 60
+        while go and not os.path.exists(go) and time.monotonic() < deadline:
+            time.sleep(0.05)
         libc = ctypes.CDLL(None)
-        libc.puts(b"stray line from C")
-        libc.fflush(None)
-        os.write(1, b"stray bytes on fd 1\\n")
-        print("stray print", flush=True)
+        for _ in range(5):
+            libc.puts(b"stray line from C")
+            libc.fflush(None)
+            os.write(1, b"stray bytes on fd 1\\n")
+            print("stray print", flush=True)
+            time.sleep(0.25)
     threading.Thread(target=_stray, daemon=True).start()
 """)
 
@@ -262,8 +270,9 @@ def _rpc(number: int, method: str, params: dict) -> bytes:
 
 def test_stdout_is_only_json_rpc_and_closing_stdin_exits_within_two_seconds(tmp_path):
     (tmp_path / "sitecustomize.py").write_text(STRAY, encoding="utf-8")
+    go = tmp_path / "stray-go"
     process = subprocess.Popen([sys.executable, "-m", "olai_tui.cli", "mcp"], cwd=REPO,
-                               env=_env(PYTHONPATH=str(tmp_path)), stdin=subprocess.PIPE,
+                               env=_env(PYTHONPATH=str(tmp_path), OLAI_TEST_STRAY_GO=str(go)), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}
     process.stdin.write(_rpc(1, "initialize", init))
@@ -277,7 +286,8 @@ def test_stdout_is_only_json_rpc_and_closing_stdin_exits_within_two_seconds(tmp_
         line = process.stdout.readline()
         assert line, f"server closed stdout early; stderr:\n{process.stderr.read().decode()[-2000:]}"
         lines.append(line)
-    time.sleep(1.5)  # the stray writer has fired by now
+    go.touch()  # the model is loaded (call 3 asked for meaning): the stray writer fires now
+    time.sleep(1.5)  # and has fired by now
     process.stdin.close()
     closed = time.monotonic()
     process.wait(timeout=10)
