@@ -96,10 +96,27 @@ class Option:
 
     Faces fill it from their own surface: the CLI as ``--NAME``, the MCP face as a tool argument."""
 
-    name: str
+    name: str  # ``index_type`` is ``--index-type`` on the command line
     help: str
-    kind: str = "str"  # "str" | "list" (comma-separated on the command line)
+    kind: str = "str"  # "str" | "list" (comma-separated on the command line) | "flag" (given or not)
     instead_of_corpus: bool = False  # given, it names what to search (code's modules): no --corpus with it
+    choices: tuple[str, ...] = ()  # the values it takes, where there are few (products' backend)
+    default: Any = None  # what it is when not given; a value other than this counts as given
+
+
+@dataclass(frozen=True)
+class Console:
+    """Where a command that an engine or the evaluation declares (an index command, a bench, a dataset's
+    own runner) puts what it has to say; the face that runs it gives these (the CLI: stdout, stderr
+    with its name before each line, its progress bar and wait line), so the command prints nothing itself.
+
+    ``progress(label)`` returns a callable told ``(done, of)`` as the work moves, with ``finish(text="")``
+    at its end; ``waiting(engine)`` one told ``(done, of, what)``, with ``clear()`` before the answer."""
+
+    out: Callable[[str], None]  # a line of the command's output
+    say: Callable[[str], None]  # a line about the run: progress in words, a failure
+    progress: Callable[[str], Any]
+    waiting: Callable[[str], Any]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engines.contract import Engine, Option, WaitProgress
+from engines.contract import Console, Engine, Option, WaitProgress
 from engines.errors import BadInput
 
 
@@ -44,6 +44,13 @@ class EngineSpec:
     # shown tiers and presentation: the workbench opens a pane's engine only when the pane is shown).
     # None: the engine is opened to learn them.
     engine_class: Callable[[], type] | None = None
+    # Options of `olai-tui index NAME` beyond the corpus (products: publishing to Milvus) and the command
+    # that runs instead of the plain index when one of them is given (a value other than its default):
+    # index_command(open_engine, options, console) -> exit status. ``open_engine()`` opens the engine over
+    # the corpus asked for (the face shows its skipped files), called once the options are checked;
+    # ``options`` holds every index option by name; BadInput for a bad combination (exit 2).
+    index_options: tuple[Option, ...] = ()
+    index_command: Callable[[Callable[[], Engine], dict[str, Any], Console], int] | None = None
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
@@ -144,6 +151,25 @@ def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
     return open_configured(corpus, wait_for_index=wait_for_index)
 
 
+def _publish_products(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
+    from engines.products.publishing import publish_command
+
+    return publish_command(open_engine, options, console)
+
+
+# `olai-tui index products --backend milvus --uri URI [--rollback | --status | --force] [--index-type T]`
+PRODUCTS_INDEX = (
+    Option("backend", "milvus publishes the catalogue to Milvus at --uri", choices=("memory", "milvus"),
+           default="memory"),
+    Option("uri", "the Milvus to publish to (http://HOST:19530)"),
+    Option("rollback", "with milvus, move the alias back one version", kind="flag", default=False),
+    Option("status", "with milvus, list the published versions", kind="flag", default=False),
+    Option("index_type", "with milvus, the vector index (FLAT; HNSW on a cluster)", default="FLAT"),
+    Option("force", "with milvus, publish a new version even when the rows are those already published",
+           kind="flag", default=False),
+)
+
+
 def _class(module: str, name: str) -> Callable[[], type]:
     def load() -> type:
         from importlib import import_module
@@ -170,6 +196,7 @@ register(EngineSpec("products", "a product catalogue: hard rules, fused recall, 
                     corpus_urls=("sqlite://", "postgresql://", "postgres://"),  # = products.database.SCHEMES (test)
                     sample_query="laktoositon maito 1 l",
                     cheap_query="Latte parziamente scremato",  # a product's name said outright
+                    index_options=PRODUCTS_INDEX, index_command=_publish_products,
                     engine_class=_class("engines.products.engine", "ProductsEngine")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),

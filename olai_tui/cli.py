@@ -13,6 +13,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from engines import registry
+from engines.contract import Console, Option
 from engines.errors import BadInput
 from olai_tui import interrupt
 from olai_tui.errors import UsageError, shown
@@ -49,14 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus")
     _engine_options(p)
-    p.add_argument("--backend", choices=("memory", "milvus"), default="memory",
-                   help="products: milvus publishes the catalogue to Milvus at --uri")
-    p.add_argument("--uri", help="products: the Milvus to publish to (http://HOST:19530)")
-    p.add_argument("--rollback", action="store_true", help="products, milvus: move the alias back one version")
-    p.add_argument("--status", action="store_true", help="products, milvus: list the published versions")
-    p.add_argument("--index-type", default="FLAT", help="products, milvus: the vector index (FLAT; HNSW on a cluster)")
-    p.add_argument("--force", action="store_true",
-                   help="products, milvus: publish a new version even when the rows are those already published")
+    _engine_options(p, "index_options")
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
@@ -64,10 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
-    p.add_argument("--queries", help="held-out queries kept elsewhere: code semble, a folder of <repo>.json "
-                                     "annotation files; notes roadmap, products fineli and food_fisv, a request file "
-                                     "scored as the held-out split")
-    p.add_argument("--repos", help="code, semble: only these repositories, comma-separated")
+    from olai_tui.evaluate import dataset_arguments, queries_help
+
+    p.add_argument("--queries", help=queries_help())
+    for name, helps in dataset_arguments().items():  # code semble's --repos
+        p.add_argument(_flag(name), help=helps)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents")
@@ -83,8 +78,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
     p.add_argument("--corpus", help="benchmark this corpus only")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--quick", action="store_true", help="the demo notebook and the roadmap only (no Vaswani)")
+    p.add_argument("--quick", action="store_true", help=_quick_help())
     return parser
+
+
+def _quick_help() -> str:
+    """What --quick leaves out, as each engine's bench declares it."""
+    from engines.eval.benches import bench_of, benched
+
+    return "; ".join(f"{name}: {bench_of(name).quick}" for name in benched() if bench_of(name).quick)
 
 
 def _version() -> str:
@@ -97,40 +99,60 @@ def _version() -> str:
         return "(not installed: run from a checkout)"
 
 
-def _engine_options(parser: argparse.ArgumentParser) -> None:
-    """Every option some engine declares, as --NAME; an engine that does not take one says so."""
-    seen: dict[str, list[str]] = {}
+def _engine_options(parser: argparse.ArgumentParser, field: str = "options") -> None:
+    """Every option some engine declares (``field``: its search options, or its index options), as
+    --NAME; an engine that does not take one says so. Search options sorted by name, index options in
+    the order declared (products' --backend first)."""
+    seen: dict[str, tuple[Option, list[str]]] = {}
     for spec in registry.specs():
-        for option in spec.options:
-            seen.setdefault(option.name, []).append(f"{spec.name}: {option.help}")
-    for name, helps in sorted(seen.items()):
-        parser.add_argument(f"--{name}", help="; ".join(helps))
+        for option in getattr(spec, field):
+            seen.setdefault(option.name, (option, []))[1].append(f"{spec.name}: {option.help}")
+    for name, (option, helps) in sorted(seen.items()) if field == "options" else seen.items():
+        if option.kind == "flag":
+            parser.add_argument(_flag(name), action="store_true", help="; ".join(helps))
+        else:
+            parser.add_argument(_flag(name), choices=option.choices or None, default=option.default,
+                                help="; ".join(helps))
 
 
-def _options(args: argparse.Namespace, engine: str) -> dict:
-    """The engine options given on the command line, read as the engine declares them."""
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _options(args: argparse.Namespace, engine: str, field: str = "options") -> dict:
+    """The engine options given on the command line (a value other than the declared default), read as
+    the engine declares them."""
     out = {}
     for spec in registry.specs():
-        for option in spec.options:
+        for option in getattr(spec, field):
             value = getattr(args, option.name, None)
-            if value is None or option.name in out:
+            if value is None or value is False or value == option.default or option.name in out:
                 continue
             if option.kind == "list":
                 items = [v.strip() for v in value.split(",") if v.strip()]
                 if not items:
                     one = option.name.removesuffix("s")
-                    raise UsageError(f"--{option.name}: no {one} named (give NAME[,NAME...])")
+                    raise UsageError(f"{_flag(option.name)}: no {one} named (give NAME[,NAME...])")
                 value = items
             out[option.name] = value
-    known = {o.name for o in registry.spec(engine).options}
+    known = {o.name for o in getattr(registry.spec(engine), field)}
     for name in out:
         if name not in known:
-            raise UsageError(f"--{name}: only the {_takers(name)} engine takes it, not {engine}")
+            raise UsageError(f"{_flag(name)}: only the {_takers(name, field)} engine takes it, not {engine}")
     return out
 
 
-def _takers(option: str) -> str:
-    return ", ".join(s.name for s in registry.specs() if any(o.name == option for o in s.options))
+def _takers(option: str, field: str) -> str:
+    return ", ".join(s.name for s in registry.specs() if any(o.name == option for o in getattr(s, field)))
+
+
+def _console(name: str) -> Console:
+    """Where a declared command (an index command, a bench, a dataset's runner) prints: its output on
+    stdout, what it says about the run on stderr after ``name:``, the progress bar and wait line."""
+    from olai_tui.progress import Progress, WaitLine
+
+    return Console(out=print, say=lambda line: print(f"{name}: {line}", file=sys.stderr), progress=Progress,
+                   waiting=WaitLine)
 
 
 def _positive_int(text: str) -> int:
@@ -173,15 +195,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     engine = getattr(args, "engine", None)
     if engine is not None:
         registry.spec(engine)  # UnknownEngine: exit 2, the known names listed
-    if args.command == "index" and engine != "products" and \
-            (args.backend != "memory" or args.uri or args.rollback or args.status or args.force):
-        raise UsageError(f"--backend/--uri/--rollback/--status/--force: only products publish to Milvus, not {engine}")
-    if args.command == "index" and engine == "products" and \
-            (args.backend != "memory" or args.uri or args.rollback or args.status or args.force):
-        from olai_tui import commands_products
-
-        corpus = _corpus(args.corpus, "products") or registry.spec("products").default_corpus()
-        return commands_products.index_products_milvus(corpus, args)
+    if args.command == "index" and _options(args, engine, "index_options"):
+        return _index_command(engine, args)
     if args.command in ("search", "index"):
         from olai_tui import commands
 
@@ -196,8 +211,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "eval":
         from olai_tui.evaluate import evaluate
 
+        from olai_tui.evaluate import dataset_arguments
+
         return evaluate(engine, args.dataset, args.configs, args.split, args.fresh, args.json,
-                        queries=args.queries, repos=args.repos)
+                        queries=args.queries, **{n: getattr(args, n) for n in dataset_arguments()})
     if args.command == "bench":
         return _bench(engine, args)
     if args.command == "model":
@@ -207,21 +224,29 @@ def _dispatch(args: argparse.Namespace) -> int:
     raise UsageError(f"unknown command {args.command!r}")
 
 
+def _index_command(engine: str, args: argparse.Namespace) -> int:
+    """`index ENGINE` with one of the engine's index options: the command its spec declares for them."""
+    from olai_tui import commands
+
+    spec = registry.spec(engine)
+    _options(args, engine)  # a search option of another engine is still a bad argument here
+    if spec.index_command is None:
+        raise UsageError(f"index: {engine} declares index options but no command to run them")
+    corpus = _corpus(args.corpus, engine) or spec.default_corpus()
+    options = {o.name: getattr(args, o.name, o.default) for o in spec.index_options}
+    return spec.index_command(lambda: commands.open_engine(engine, corpus, wait_for_index=True), options,
+                              _console("olai-tui"))
+
+
 def _bench(engine: str, args: argparse.Namespace) -> int:
+    """The bench the evaluation declares for ``engine`` (engines/eval/benches.py)."""
+    from engines.eval.benches import bench_of, benched
+
+    found = bench_of(engine)
+    if found is None:
+        raise UsageError(f"bench: no benchmark for {engine} (benchmarks: {', '.join(benched()) or 'none'})")
     corpus = Path(args.corpus) if args.corpus else None
-    if engine == "products":
-        from olai_tui import commands_products
-
-        return commands_products.bench_products(corpus, args.json, args.quick)
-    if engine == "code":
-        from olai_tui.bench import bench_code
-
-        return bench_code(corpus, args.json, args.quick)
-    if engine == "notes":
-        from olai_tui.bench import bench
-
-        return bench(engine, corpus, args.json, args.quick)
-    raise UsageError(f"bench: no benchmark for {engine} (benchmarks: code, notes, products)")
+    return found.run(corpus, args.json, args.quick, _console("olai-tui"))
 
 
 def _corpus(path: str | None, engine: str) -> Path | str | None:

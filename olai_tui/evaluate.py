@@ -12,24 +12,34 @@ from pathlib import Path
 
 from engines.locations import shared_data, shared_heldout
 from olai_tui.errors import UsageError
-from olai_tui.progress import Progress
+from olai_tui.progress import Progress, WaitLine
 
 
 def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool,
-             queries: str | None = None, repos: str | None = None) -> int:
-    from engines.eval.suite import DatasetError, open_suite, pick, takes_queries
-
-    if engine == "code" and dataset == "semble":  # per repository, scored by its own rules (evaluate_semble.py)
-        from olai_tui.evaluate_semble import evaluate_semble
-
-        return evaluate_semble(shared_data() / "code" / "semble", configs, split, queries, repos, as_json)
-    if repos is not None:
-        raise UsageError("--repos: only eval code --dataset semble takes it")
-    if queries is not None and not takes_queries(engine, dataset):
-        raise UsageError(f"--queries: {engine} {dataset} keeps its held-out requests here; datasets whose held-out"
-                         " set is kept elsewhere take it (code semble, notes roadmap, products fineli and food_fisv)")
+             queries: str | None = None, **arguments: str | None) -> int:
+    """``arguments``: the CLI arguments some dataset declares for itself (code semble's ``repos``)."""
+    from engines.eval.suite import DatasetError, datasets, declared, open_suite, pick, without_unavailable
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
+    try:
+        found = declared(engine, dataset)
+    except DatasetError as exc:
+        raise UsageError(str(exc)) from None
+    given = {name: value for name, value in arguments.items() if value is not None}
+    for name in given:
+        if name not in {o.name for o in found.arguments}:
+            takers = [f"{d.engine} --dataset {d.name}" for d in datasets() if any(o.name == name for o in d.arguments)]
+            raise UsageError(f"--{name}: only eval {' and '.join(takers)} takes it")
+    if found.run is not None:  # a dataset with its own runner (semble: per repository, by its own scoring)
+        from engines.contract import Console
+
+        console = Console(out=print, say=say, progress=Progress, waiting=WaitLine)
+        return found.run(configs=configs, split=split, fresh=fresh, queries=queries, as_json=as_json,
+                         console=console, **given)
+    if queries is not None and not found.queries:
+        raise UsageError(f"--queries: {engine} {dataset} keeps its held-out requests here; datasets whose held-out"
+                         f" set is kept elsewhere take it ({held_elsewhere()})")
+
     try:  # the arguments first, then the files
         names = pick(engine, dataset, [c.strip() for c in configs.split(",") if c.strip()] if configs else None)
         suite = open_suite(engine, dataset, shared_data(), shared_heldout(),
@@ -37,19 +47,14 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
                            queries=Path(queries) if queries else None)
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
-    if "smart_milvus" in names:
-        from engines.eval.icecat import milvus_available
-
-        if why := milvus_available():
-            say(f"smart_milvus skipped: {why}")
-            names.remove("smart_milvus")
+    for line in without_unavailable(engine, dataset, names):
+        say(line)
     if not names:
         raise UsageError("--configs: nothing left to run")
     if split in ("heldout", "both") and not any(r.split == "heldout" for r in suite.requests):
-        if dataset == "roadmap":
-            say("the roadmap's held-out set is kept outside this repository: pass it with --queries FILE"
-                " (one {\"query\", \"accept\"} or {\"query\", \"off_topic\"} object a line); its table is empty")
-        elif takes_queries(engine, dataset):
+        if found.heldout_hint:
+            say(found.heldout_hint)
+        elif found.queries:
             say(f"the held-out requests of {dataset} are kept outside this repository: pass them with --queries FILE"
                 " (a file of the dev requests' shape); its table is empty")
         else:
@@ -65,7 +70,7 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     finally:
         suite.close()
     progress.finish()
-    extras = _icecat_extras(suite, tables, say) if dataset == "icecat" else {}
+    extras = found.extras(suite, tables, say) if found.extras else {}
     fell_back = getattr(suite.setup, "judge_fell_back", None)
     if fell_back:
         say("smart_http: the fused order answered " + ", ".join(f"{n} x {why}" for why, n in fell_back.items()))
@@ -79,29 +84,41 @@ def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: 
     return 0
 
 
-def _icecat_extras(suite, tables, say) -> dict:
-    """Icecat's denominators and the smart / smart_milvus comparison, for the text and the JSON."""
-    from engines.eval.icecat import DEPTH, same_first
+def named(datasets) -> str:
+    """Datasets as a person reads them: "notes roadmap, products fineli and food_fisv"."""
+    by_engine: dict[str, list[str]] = {}
+    for d in datasets:
+        by_engine.setdefault(d.engine, []).append(d.name)
+    return ", ".join(f"{engine} {' and '.join(names)}" for engine, names in by_engine.items())
 
-    setup = suite.setup
-    if setup.fell_back:
-        say("smart_milvus fell back to memory: " + ", ".join(f"{n} x {why}" for why, n in setup.fell_back.items()))
-    compared = {t.split: same_first(t) for t in tables}
-    scored = {t.split: sum(1 for r in suite.requests if r.split == t.split and any(g >= 3 for g in r.judged.values()))
-              for t in tables}
-    out = {"depth": DEPTH, "scored_requests": scored}  # the requests with a product rated 3: the denominators
-    if any(compared.values()):
-        out["smart_vs_smart_milvus"] = compared
-    if setup.milvus_facts:
-        out["milvus"] = setup.milvus_facts
-    text = ("\n\nFigures over the requests with a product rated 3 (" + ", ".join(f"{k} {v}" for k, v in scored.items())
-            + f"); recall: the rated-3 products among the first {DEPTH} ids returned (smart: the 40 its judge saw at"
-            " most); timings over every request.")
-    for s, c in compared.items():
-        if c:
-            text += (f"\n\n{s}: smart_milvus against smart, the same first product on {c['same_first']}/{c['requests']}"
-                     f" requests; top-10 overlap (Jaccard) {c['top10_jaccard_mean']:.3f}")
-    return {"json": out, "text": text}
+
+def held_elsewhere() -> str:
+    """The datasets that take --queries, named."""
+    from engines.eval.suite import datasets
+
+    return named(d for d in datasets() if d.queries)
+
+
+def queries_help() -> str:
+    """--queries' help: what it names for each dataset that keeps its held-out requests elsewhere."""
+    from engines.eval.suite import datasets
+
+    kinds: dict[str, list] = {}
+    for d in datasets():
+        if d.queries:
+            kinds.setdefault(d.queries, []).append(d)
+    return "held-out queries kept elsewhere: " + "; ".join(f"{named(ds)}, {what}" for what, ds in kinds.items())
+
+
+def dataset_arguments() -> dict[str, str]:
+    """--NAME -> its help, for each argument a dataset declares for itself (code semble's --repos)."""
+    from engines.eval.suite import datasets
+
+    out: dict[str, list[str]] = {}
+    for d in datasets():
+        for option in d.arguments:
+            out.setdefault(option.name, []).append(f"{d.engine}, {d.name}: {option.help}")
+    return {name: "; ".join(helps) for name, helps in out.items()}
 
 
 def _json(tables, engine: str, dataset: str, split: str) -> dict:

@@ -239,3 +239,27 @@ def same_first(table, a: str = "smart", b: str = "smart_milvus") -> dict | None:
                for r in rows]
     return {"configs": [a, b], "requests": len(rows), "same_first": same,
             "top10_jaccard_mean": round(sum(overlap) / len(overlap), 4)}
+
+
+def icecat_extras(suite, tables, say) -> dict:
+    """Icecat's denominators and the smart / smart_milvus comparison, for `olai-tui eval`'s text and JSON:
+    {"json": fields added to the JSON object, "text": what follows the table}."""
+    setup = suite.setup
+    if setup.fell_back:
+        say("smart_milvus fell back to memory: " + ", ".join(f"{n} x {why}" for why, n in setup.fell_back.items()))
+    compared = {t.split: same_first(t) for t in tables}
+    scored = {t.split: sum(1 for r in suite.requests if r.split == t.split and any(g >= 3 for g in r.judged.values()))
+              for t in tables}
+    out = {"depth": DEPTH, "scored_requests": scored}  # the requests with a product rated 3: the denominators
+    if any(compared.values()):
+        out["smart_vs_smart_milvus"] = compared
+    if setup.milvus_facts:
+        out["milvus"] = setup.milvus_facts
+    text = ("\n\nFigures over the requests with a product rated 3 (" + ", ".join(f"{k} {v}" for k, v in scored.items())
+            + f"); recall: the rated-3 products among the first {DEPTH} ids returned (smart: the 40 its judge saw at"
+            " most); timings over every request.")
+    for s, c in compared.items():
+        if c:
+            text += (f"\n\n{s}: smart_milvus against smart, the same first product on {c['same_first']}/{c['requests']}"
+                     f" requests; top-10 overlap (Jaccard) {c['top10_jaccard_mean']:.3f}")
+    return {"json": out, "text": text}

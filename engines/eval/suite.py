@@ -8,28 +8,23 @@ one line naming the file (and line) for a missing dataset or a malformed line.
 
 from __future__ import annotations
 
-from engines.errors import BadInput
-
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table, run
+from engines.contract import Option
+from engines.eval.datasets import (Dataset, DatasetError, configs_of, datasets, declare, declared,  # noqa: F401
+                                   default_configs, forget, known_dataset, pick, takes_queries,
+                                   without_unavailable)
 
-KNOWN: dict[str, tuple[str, ...]] = {
-    "notes": ("vaswani", "cranfield", "roadmap"),
-    "code": ("cosqa",),
-    "products": ("food", "icecat", "fineli", "food_fisv"),
-}
+if TYPE_CHECKING:  # the runner (numpy, the embedder's cache) only when a suite runs: the CLI's help reads the declarations
+    from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table
+
 NOTES_COLUMNS = ("ndcg@10", "mrr@10", "recall@10", "recall@100", "p50_ms", "p90_ms")
 CODE_COLUMNS = ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms")
 ICECAT_COLUMNS = ("right_first", "in_top3", "ndcg@10", "recall", "p50_ms", "p90_ms")
 FOOD_COLUMNS = ("right_first", "in_top3", "recall", "dropped", "standin_as_match", "not_sold_said", "p50_ms",
                 "p90_ms")
-
-
-class DatasetError(BadInput):
-    """A dataset that cannot be read: the message is one line naming the file (and line)."""
 
 
 @dataclass
@@ -62,6 +57,8 @@ class Suite:
 
     def run(self, names: Sequence[str] | None = None, split: str = "both", fresh: bool = False,
             progress: Callable[[int, int], None] | None = None) -> list[Table]:
+        from engines.eval.runner import run
+
         chosen = pick(self.engine, self.dataset, names)
         return run(self.engine, self.dataset, self.requests, {n: self.factories[n] for n in chosen}, split=split,
                    fresh=fresh, salt=self.salt, progress=progress, score=self.score,
@@ -71,86 +68,17 @@ class Suite:
         return next(r for r in self.requests if r.id == request_id)
 
 
-def configs_of(engine: str, dataset: str) -> tuple[str, ...]:
-    """The configuration names of a dataset, known before any of its files is read."""
-    if engine == "notes" and dataset == "roadmap":
-        from engines.eval.roadmap_eval import CONFIGS
-    elif engine == "notes":
-        from engines.eval.notes_eval import CONFIGS
-    elif engine == "code":
-        from engines.eval.code_eval import CONFIGS
-    elif dataset == "icecat":
-        from engines.eval.icecat import CONFIGS
-    elif dataset in ("fineli", "food_fisv"):
-        from engines.eval.food.run import CONFIGS
-    else:
-        from engines.eval.food.run import CONFIGS, HTTP
-
-        return tuple(CONFIGS) + (HTTP,)
-    return tuple(CONFIGS)
-
-
-def default_configs(engine: str, dataset: str) -> list[str]:
-    """What runs when no --configs is given: all, but smart_http only with an endpoint configured."""
-    if dataset == "food":
-        from engines.eval.food.run import CONFIGS, HTTP, http_judge_configured
-
-        return list(CONFIGS) + ([HTTP] if http_judge_configured() else [])
-    return list(configs_of(engine, dataset))
-
-
-# Datasets `olai-tui eval` runs through their own per-repository runner, not this Suite (and so not
-# listed in the workbench's evaluation view): semble's benchmark (engines/eval/semble.py).
-PER_REPOSITORY: dict[str, tuple[str, ...]] = {"code": ("semble",)}
-
-
-def known_dataset(engine: str, dataset: str) -> None:
-    """Nothing for a known dataset; an unknown one raises DatasetError naming the known ones."""
-    if dataset not in KNOWN.get(engine, ()):
-        known = ", ".join(KNOWN.get(engine, ()) + PER_REPOSITORY.get(engine, ())) or "none"
-        raise DatasetError(f"--dataset: unknown dataset {dataset!r} for {engine} (known: {known})")
-
-
-def pick(engine: str, dataset: str, asked: Sequence[str] | None) -> list[str]:
-    """The configurations asked for, in the order given; an unknown one (or dataset) names the known ones."""
-    known_dataset(engine, dataset)
-    known = configs_of(engine, dataset)
-    if not asked:
-        return default_configs(engine, dataset)
-    unknown = [c for c in asked if c not in known]
-    if unknown:
-        raise DatasetError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(known)})")
-    return list(asked)
-
-
-# Datasets whose held-out requests are kept outside the repository: ``--queries FILE`` (a request file
-# of the dev file's shape) is scored as their held-out split.
-HELDOUT_ELSEWHERE = {("notes", "roadmap"), ("products", "fineli"), ("products", "food_fisv")}
-
-
-def takes_queries(engine: str, dataset: str) -> bool:
-    return (engine, dataset) in HELDOUT_ELSEWHERE
-
-
-def open_suite(engine: str, dataset: str, data: Path, heldout: Path, progress=None, say=None,
+def open_suite(engine: str, name: str, data: Path, heldout: Path, progress=None, say=None,
                queries: Path | None = None) -> Suite:
-    """The dataset ``dataset`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout;
+    """The dataset ``name`` of ``engine``; ``data`` is ../shared/data, ``heldout`` ../shared/heldout;
     ``queries``: a request file scored as the held-out split (the roadmap's, kept outside the repository)."""
-    known_dataset(engine, dataset)
+    found = declared(engine, name)
+    if found.open is None:
+        raise DatasetError(f"{engine} {name}: runs on its own (olai-tui eval {engine} --dataset {name}), not as a suite")
     try:
-        if engine == "notes" and dataset == "roadmap":
-            return _roadmap(data / "notes" / "olai-roadmap.jsonl", queries, progress)
-        if engine == "notes":
-            return _notes(dataset, data / "notes" / dataset, progress)
-        if engine == "code":
-            return _code(data / "code" / "cosqa", heldout / "code", progress)
-        if dataset == "icecat":
-            return _icecat(data / "products" / "icecat", heldout / "products", progress, say)
-        if dataset in ("fineli", "food_fisv"):
-            return _by_ids(dataset, data / "products", heldout / "products", progress, queries)
-        return _food(progress)
+        return found.open(data, heldout, progress, say, queries)
     except OSError as exc:
-        raise DatasetError(f"{exc.filename or dataset}: {exc.strerror or exc}") from None
+        raise DatasetError(f"{exc.filename or name}: {exc.strerror or exc}") from None
     except _loader_errors() as exc:  # each loader's own error names the file and line
         raise DatasetError(str(exc)) from None
 
@@ -297,3 +225,108 @@ def _by_ids(dataset: str, data: Path, heldout: Path, progress, queries: Path | N
     return Suite("products", dataset, asked, setup.factories(), COLUMNS, verdicts, score_outcome=setup.score,
                  summed=frozenset({"dropped"}), percent=frozenset(c for c in COLUMNS if "right" in c or "top3" in c),
                  salt=f"{corpus.resolve()}|{setup.salt()}", close=setup.close, setup=setup)
+
+
+# -- the built-in engines' datasets, in the order the evaluation view lists them --------------------
+def _notes_configs() -> tuple[str, ...]:
+    from engines.eval.notes_eval import CONFIGS
+
+    return CONFIGS
+
+
+def _roadmap_configs() -> tuple[str, ...]:
+    from engines.eval.roadmap_eval import CONFIGS
+
+    return CONFIGS
+
+
+def _code_configs() -> tuple[str, ...]:
+    from engines.eval.code_eval import CONFIGS
+
+    return CONFIGS
+
+
+def _semble_configs() -> tuple[str, ...]:
+    from engines.eval.semble_run import CONFIGS
+
+    return CONFIGS
+
+
+def _food_configs() -> tuple[str, ...]:
+    from engines.eval.food.run import CONFIGS, HTTP
+
+    return tuple(CONFIGS) + (HTTP,)
+
+
+def _id_configs() -> tuple[str, ...]:  # fineli and food_fisv: food's configurations, judged by product id
+    from engines.eval.food.run import CONFIGS
+
+    return CONFIGS
+
+
+def _icecat_configs() -> tuple[str, ...]:
+    from engines.eval.icecat import CONFIGS
+
+    return CONFIGS
+
+
+def _food_defaults() -> list[str]:
+    from engines.eval.food.run import CONFIGS, HTTP, http_judge_configured
+
+    return list(CONFIGS) + ([HTTP] if http_judge_configured() else [])
+
+
+def _icecat_unavailable() -> dict[str, str]:
+    from engines.eval.icecat import milvus_available
+
+    why = milvus_available()
+    return {"smart_milvus": why} if why else {}
+
+
+def _icecat_extras(suite: Suite, tables: list[Table], say: Callable[[str], None]) -> dict:
+    from engines.eval.icecat import icecat_extras
+
+    return icecat_extras(suite, tables, say)
+
+
+def _semble_run(**asked) -> int:
+    from engines.eval.semble_report import evaluate_semble
+
+    return evaluate_semble(**asked)
+
+
+def _semble_defaults() -> list[str]:
+    from engines.eval.semble_run import DEFAULT_CONFIGS
+
+    return list(DEFAULT_CONFIGS)
+
+
+A_REQUEST_FILE = "a request file scored as the held-out split"
+for _name in ("vaswani", "cranfield"):
+    declare(Dataset("notes", _name, _notes_configs,
+                    lambda data, heldout, progress, say, queries, name=_name: _notes(name, data / "notes" / name,
+                                                                                     progress)))
+declare(Dataset("notes", "roadmap", _roadmap_configs,
+                lambda data, heldout, progress, say, queries: _roadmap(data / "notes" / "olai-roadmap.jsonl", queries,
+                                                                       progress),
+                queries=A_REQUEST_FILE,
+                heldout_hint="the roadmap's held-out set is kept outside this repository: pass it with --queries FILE"
+                             " (one {\"query\", \"accept\"} or {\"query\", \"off_topic\"} object a line); its table"
+                             " is empty"))
+declare(Dataset("code", "cosqa", _code_configs,
+                lambda data, heldout, progress, say, queries: _code(data / "code" / "cosqa", heldout / "code", progress)))
+declare(Dataset("code", "semble", _semble_configs, default_configs=_semble_defaults,
+                queries="a folder of <repo>.json annotation files", run=_semble_run,
+                arguments=(Option("repos", "only these repositories, comma-separated"),)))
+declare(Dataset("products", "food", _food_configs,
+                lambda data, heldout, progress, say, queries: _food(progress), default_configs=_food_defaults))
+declare(Dataset("products", "icecat", _icecat_configs,
+                lambda data, heldout, progress, say, queries: _icecat(data / "products" / "icecat",
+                                                                      heldout / "products", progress, say),
+                unavailable=_icecat_unavailable, extras=_icecat_extras))
+for _name in ("fineli", "food_fisv"):
+    declare(Dataset("products", _name, _id_configs,
+                    lambda data, heldout, progress, say, queries, name=_name: _by_ids(name, data / "products",
+                                                                                      heldout / "products", progress,
+                                                                                      queries),
+                    queries=A_REQUEST_FILE))

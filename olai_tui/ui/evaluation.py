@@ -26,7 +26,7 @@ from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Table
-from engines.eval.suite import KNOWN, Suite, configs_of, default_configs, open_suite
+from engines.eval.suite import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
 from olai_tui.evaluate import cell
 from olai_tui.ui.keys import binding
 from olai_tui.ui.request_view import WRONG, RequestScreen
@@ -37,8 +37,9 @@ PROGRESS_EVERY_S = 0.05  # one screen update per 50 ms, not one per request: Vas
 
 
 def dataset_choices() -> list[tuple[str, str]]:
-    """(shown, value) for every known dataset: ("notes · vaswani", "notes/vaswani"), ..."""
-    return [(f"{engine} · {dataset}", f"{engine}/{dataset}") for engine, names in KNOWN.items() for dataset in names]
+    """(shown, value) for every declared dataset run as a suite: ("notes · vaswani", "notes/vaswani"), ...
+    (one with its own runner, semble's, is run from the command line)."""
+    return [(f"{d.engine} · {d.name}", f"{d.engine}/{d.name}") for d in datasets() if d.open is not None]
 
 
 class _Stopped(Exception):
@@ -187,7 +188,7 @@ class EvaluationScreen(Screen):
 
         try:
             suite = self._open(engine, dataset, ticker("indexing"), lambda text: push(self._note, text))
-            said = _without_unavailable(names)
+            said = without_unavailable(engine, dataset, names)  # smart_milvus where Milvus cannot run here
             if not names:
                 raise RuntimeError("nothing left to run: " + "; ".join(said))
             tables = suite.run(names, split=split, fresh=fresh, progress=ticker("running"))
@@ -292,16 +293,3 @@ class EvaluationScreen(Screen):
             return
         split, row = self.rows[event.option_index]
         self.app.push_screen(RequestScreen(self.evaluated.suite, row, split))
-
-
-def _without_unavailable(names: list[str]) -> list[str]:
-    """Drops smart_milvus (in place) where Milvus cannot run here, as `olai-tui eval` does; says why."""
-    if "smart_milvus" not in names:
-        return []
-    from engines.eval.icecat import milvus_available
-
-    why = milvus_available()
-    if not why:
-        return []
-    names.remove("smart_milvus")
-    return [f"smart_milvus skipped: {why}"]

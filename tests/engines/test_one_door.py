@@ -8,7 +8,6 @@ No ``getattr`` with a private name either (how the products adapter used to read
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import textwrap
@@ -60,16 +59,8 @@ def side_doors(package: Path) -> list[str]:
     return json.loads(done.stdout)
 
 
-# Left open, by name: publishing a catalogue to Milvus (`index products --backend milvus`) still reaches
-# engines/products/backends from olai_tui/commands_products.py. It goes when the products spec declares
-# its index options and their command (issue 23, item 1, what is left); the test fails if one more appears.
-KNOWN_LEFT = {"olai_tui/commands_products.py from engines.products.backends import publish",
-              "olai_tui/commands_products.py from engines.products.backends.router import catalogue_name"}
-
-
 def test_olai_tui_uses_engines_only_through_the_contract_registry_and_evaluation():
-    found = [re.sub(r":\d+ ", " ", f, count=1) for f in side_doors(REPO / "olai_tui")]  # lines move on merges
-    assert [f for f in found if f not in KNOWN_LEFT] == []
+    assert side_doors(REPO / "olai_tui") == []
 
 
 def test_the_walk_finds_a_side_door_even_inside_a_function(tmp_path):

@@ -1,17 +1,22 @@
 """`olai-tui eval code --dataset semble`: semble's code-search benchmark, scored as its README says.
 
 Reads the arguments, chooses the repositories and their annotation files, runs engines/eval/semble_run.py
-over each repository with progress on stderr, and prints the tables (or one JSON object).
+over each repository with progress, and gives the tables (or one JSON object) to the face's console.
+Declared as the code engine's ``semble`` dataset, with its own runner (engines/eval/suite.py).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from olai_tui.errors import UsageError, shown
-from olai_tui.progress import Progress
+from engines.errors import BadInput
+from engines.eval.emit import shown
+from engines.locations import shared_data
+
+if TYPE_CHECKING:
+    from engines.contract import Console
 
 PEERS = (("ripgrep", "ripgrep"), ("bm25_raw", "BM25 raw"), ("ck", "ck --hybrid"), ("colgrep", "ColGREP"),
          ("coderankembed", "CodeRankEmbed"), ("semble_bm25_plus_ranking", "semble BM25 + ranking"),
@@ -19,23 +24,23 @@ PEERS = (("ripgrep", "ripgrep"), ("bm25_raw", "BM25 raw"), ("ck", "ck --hybrid")
 
 
 def choose(data: Path, split: str, queries_dir: str | None, repos: str | None, say):
-    """(repositories with their queries, in order) for the split; UsageError names a bad file or name."""
+    """(repositories with their queries, in order) for the split; BadInput names a bad file or name."""
     from engines.eval.semble import SembleError, load_queries, load_repos
 
     try:
         known = load_repos(data)
     except SembleError as exc:
-        raise UsageError(str(exc)) from None
+        raise BadInput(str(exc)) from None
     folder = Path(queries_dir) if queries_dir is not None else None
     if folder is not None and not folder.is_dir():
-        raise UsageError(f"--queries: {shown(queries_dir)}: no such folder")
+        raise BadInput(f"--queries: {shown(queries_dir)}: no such folder")
     wanted = [r.strip() for r in repos.split(",") if r.strip()] if repos is not None else None
     if wanted is not None:
         if not wanted:
-            raise UsageError("--repos: no repository named (give NAME[,NAME...])")
+            raise BadInput("--repos: no repository named (give NAME[,NAME...])")
         unknown = [r for r in wanted if r not in known]
         if unknown:
-            raise UsageError(f"--repos: unknown repository {unknown[0]!r} (the 63 are listed in {data / 'repos.json'})")
+            raise BadInput(f"--repos: unknown repository {unknown[0]!r} (the 63 are listed in {data / 'repos.json'})")
     splits = ("dev", "heldout") if split == "both" else (split,)
     chosen = {s: [] for s in splits}
     for s in splits:
@@ -53,7 +58,7 @@ def choose(data: Path, split: str, queries_dir: str | None, repos: str | None, s
             try:
                 chosen[s].append((known[name], load_queries(path, name)))
             except SembleError as exc:
-                raise UsageError(str(exc)) from None
+                raise BadInput(str(exc)) from None
         if s == "heldout" and missing:
             if folder is None:
                 say(f"heldout: no queries for its {len(missing)} repositories here (they are kept apart); "
@@ -63,20 +68,21 @@ def choose(data: Path, split: str, queries_dir: str | None, repos: str | None, s
     return chosen
 
 
-def evaluate_semble(data: Path, configs: str | None, split: str, queries_dir: str | None, repos: str | None,
-                    as_json: bool) -> int:
+def evaluate_semble(configs: str | None, split: str, fresh: bool, queries: str | None, as_json: bool,
+                    console: Console, repos: str | None = None) -> int:
+    """Each repository of the split, its table; ``fresh`` is not read: semble's answers are not cached."""
     from engines.eval.semble import load_peers
     from engines.eval.semble_run import CONFIGS, DEFAULT_CONFIGS, run_repo, summary
 
-    say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
+    data, say, queries_dir = shared_data() / "code" / "semble", console.say, queries
     names = [c.strip() for c in configs.split(",") if c.strip()] if configs else list(DEFAULT_CONFIGS)
     unknown = [c for c in names if c not in CONFIGS]
     if unknown:
-        raise UsageError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(CONFIGS)})")
+        raise BadInput(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(CONFIGS)})")
     if not names:
-        raise UsageError("--configs: nothing left to run")
+        raise BadInput("--configs: nothing left to run")
     if not (data / "repos.json").is_file():
-        raise UsageError(f"{data / 'repos.json'}: no such file (the semble benchmark is not staged)")
+        raise BadInput(f"{data / 'repos.json'}: no such file (the semble benchmark is not staged)")
     chosen = choose(data, split, queries_dir, repos, say)
     if not configs:
         say("embedding and fused are not run by default: they embed every chunk (the 42 dev repositories' "
@@ -91,7 +97,7 @@ def evaluate_semble(data: Path, configs: str | None, split: str, queries_dir: st
         results = []
         for n, (repo, queries) in enumerate(pairs, 1):
             say(f"{s} {n}/{len(pairs)}: {repo.name} ({repo.language}, {len(queries)} queries)")
-            results.append(run_repo(repo, queries, names, progress=Progress(f"embedding {repo.name}")))
+            results.append(run_repo(repo, queries, names, progress=console.progress(f"embedding {repo.name}")))
         table = summary(results, names)
         if split == "both":
             for c, m in table["metrics"].items():
@@ -103,11 +109,7 @@ def evaluate_semble(data: Path, configs: str | None, split: str, queries_dir: st
         out["per_repo"].update(table["per_repo"])
         out["requests"] += [row | {"split": s} for r in results for row in r.requests]
         text.append(markdown(s, table, names, peers, [r.repo.name for r in results]))
-    if as_json:
-        json.dump(out, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print("\n\n".join(text) if text else "no repositories with queries to score")
+    console.out(json.dumps(out) if as_json else "\n\n".join(text) if text else "no repositories with queries to score")
     return 0
 
 

@@ -1,0 +1,63 @@
+"""`olai-tui index products --backend milvus --uri URI [--rollback | --status]`: publish the catalogue
+to Milvus, roll the alias back, or list the published versions. The products spec declares these
+options and this command (engines/registry.py), so a face runs it without naming the engine; what it
+prints goes through the :class:`~engines.contract.Console` the face gives."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engines.contract import Console, Engine
+from engines.errors import BadInput
+
+
+def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
+    """0 done, 1 Milvus refused or failed (one line said), BadInput for arguments that do not go together."""
+    uri, index_type = options.get("uri"), options.get("index_type") or "FLAT"
+    if options.get("rollback") and options.get("status"):
+        raise BadInput("--rollback and --status: give one or the other")
+    if not uri:
+        raise BadInput("--uri: the Milvus to publish to is needed (for example http://127.0.0.1:19530)")
+    if options.get("backend") != "milvus":
+        raise BadInput("--uri/--rollback/--status: add --backend milvus")
+    try:
+        from engines.products.backends import publish as pub
+        from engines.products.backends.router import catalogue_name
+    except ImportError:
+        raise BadInput("pymilvus is not installed: pip install -e '.[milvus]'") from None
+    engine = open_engine()
+    alias = pub.alias_for(catalogue_name(engine.catalogue))
+    try:
+        client = pub.connect(uri)
+        if options.get("status"):
+            state = pub.status(client, alias)
+            console.out(f"{alias} -> {state['current'] or 'nothing published'}")
+            for v in state["versions"]:
+                console.out(f"{'*' if v['current'] else ' '} {v['collection']}  {v['count']:,} products  "
+                            f"{v['published']}  {v['index_type']}")
+            return 0
+        if options.get("rollback"):
+            moved = pub.rollback(client, alias)
+            console.out(f"{alias} -> {moved['collection']} (was {moved['previous']})")
+            return 0
+        unchanged = None if options.get("force") else pub.published_unchanged(client, alias, engine, index_type)
+        if unchanged:
+            console.out(f"{alias} -> {unchanged} (unchanged: {len(engine.catalogue):,} products as published;"
+                        f" --force publishes anyway)")
+            return 0
+        vectors = pub.catalogue_vectors(engine, progress=console.progress("embedding products"))
+        done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
+                           engine.vectors.embedder.info().model_id, index_type,
+                           progress=console.progress(f"publishing to {uri}"))
+    except pub.PublishError as exc:
+        console.say(str(exc))
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a refused connection, a server error: one line, never a traceback
+        console.say(f"{uri}: {' '.join(str(exc).split())[:300]}")
+        return 1
+    finally:
+        engine.close()
+    console.out(f"{alias} -> {done['collection']} ({done['count']:,} products in {done['publish_s']} s"
+                + (f"; was {done['previous']}" if done["previous"] else "")
+                + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+    return 0
