@@ -228,6 +228,11 @@ class Engine(abc.ABC):
     def describe(self) -> str:
         return f"{self.items():,} {self.item_noun} in {self.corpus_label}"
 
+    def readings(self) -> list[str]:
+        """How the corpus was read, a line each, said by `olai-tui index` before the index is built so a
+        wrong guess is seen and corrected (products: each file's encoding, its columns, rows skipped)."""
+        return []
+
     def notices(self) -> list[str]:
         """Things a person should know once (a cache rebuilt, an endpoint ignored); not per query."""
         return []

@@ -10,3 +10,8 @@ from __future__ import annotations
 
 class BadInput(Exception):
     """Input that cannot be used; ``str()`` is one line naming where and why."""
+
+
+def shown(path: str) -> str:
+    """A path as one printable line (a newline in a file name must not split the message)."""
+    return path.encode("unicode_escape", "backslashreplace").decode("ascii") if not path.isprintable() else path

@@ -69,10 +69,8 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
 
 def index(engine_name: str, corpus: Path | None, **options) -> int:
     engine = open_engine(engine_name, corpus, wait_for_index=True, progress=WaitLine(engine_name), **options)
-    if engine_name == "products":
-        from olai_tui.catalogue_readings import print_readings
-
-        print_readings(engine.catalogue)  # the column mapping, encoding and rows read: what to correct
+    for line in engine.readings():  # how the corpus was read (products: the column mapping): what to correct
+        print(line)
     try:
         progress = Progress(f"indexing {engine_name}")
         state = engine.build_index(progress=progress)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from engines.errors import BadInput
-from engines.eval.emit import emit, shown
+from engines.errors import BadInput, shown
+from engines.eval.emit import emit
 
 if TYPE_CHECKING:
     from engines.contract import Console

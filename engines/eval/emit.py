@@ -16,7 +16,3 @@ def emit(report: dict, as_json: bool, printer: Callable[[dict, Callable[[str], N
         printer(report, out)
     return 0
 
-
-def shown(path: str) -> str:
-    """A path as one printable line (a newline in a file name must not split the message)."""
-    return path.encode("unicode_escape", "backslashreplace").decode("ascii") if not path.isprintable() else path

@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engines.errors import BadInput
-from engines.eval.emit import shown
+from engines.errors import BadInput, shown
 from engines.locations import shared_data
 
 if TYPE_CHECKING:

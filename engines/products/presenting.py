@@ -32,6 +32,11 @@ class ProductsPresenting:
     def shown_tiers(cls) -> tuple[str, ...]:
         return (EXACT, RECALL, VECTORS, JUDGE)
 
+    def readings(self) -> list[str]:
+        from engines.products.readings import reading_lines
+
+        return reading_lines(self.catalogue)
+
     @classmethod
     def opt_in_tiers(cls) -> tuple[str, ...]:
         return (VECTORS,)  # the model: only when asked for
