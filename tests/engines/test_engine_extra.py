@@ -1,7 +1,8 @@
 """A fourth engine is one registration: a tiny engine over a list of lines, registered here and
 nowhere else, answers through the CLI's `search ENGINE QUERY --json`, a workbench pane (Pilot) with
 the columns its class declares, the contract test, the evaluation runner and the MCP tools, with no
-other file touched."""
+other file touched. What it declares beside its spec in this file (index options and their command,
+a bench, a dataset) reaches `olai-tui index`, `bench` and `eval` and the evaluation view the same way."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from engines import registry
 from engines.answer import Batch, Hit, TierReport
-from engines.contract import Engine, EngineStatus, Passage, Presentation, Ranked, ranked_by_search
+from engines.contract import Engine, EngineStatus, Option, Passage, Presentation, Ranked, ranked_by_search
 from engines.errors import BadInput
 from engines.eval.runner import Request, engine_configs, run
 
@@ -83,9 +84,62 @@ def lines_engine(tmp_path):
     corpus.write_text("\n".join(LINES) + "\n", encoding="utf-8")
     # the one place the engine is added:
     registry.register(registry.EngineSpec("lines", "lines of a text file", lambda path, **_: LinesEngine(path),
-                                          lambda: corpus, sample_query="quick fox", engine_class=lambda: LinesEngine))
+                                          lambda: corpus, sample_query="quick fox", engine_class=lambda: LinesEngine,
+                                          index_options=COUNT, index_command=count_words))
     yield corpus
     registry.unregister("lines")
+
+
+# `olai-tui index lines --words [--longer-than N]`: an index option and the command it runs, on the spec
+COUNT = (Option("words", "count the words instead of indexing", kind="flag", default=False),
+         Option("longer_than", "with --words, only lines of more words than this", default="0"))
+
+
+def count_words(open_engine, options, console) -> int:
+    if not options["words"]:
+        raise BadInput("--longer-than: add --words")
+    if not options["longer_than"].isdigit():
+        raise BadInput(f"--longer-than: not a whole number: {options['longer_than']!r}")
+    engine = open_engine()
+    counts = [len(line.split()) for line in engine.lines if len(line.split()) > int(options["longer_than"])]
+    console.say(f"counted {len(counts)} lines")
+    console.out(f"{sum(counts)} words")
+    return 0
+
+
+def bench_lines(corpus, as_json, quick, console) -> int:
+    engine = LinesEngine(corpus or registry.spec("lines").default_corpus())
+    report = {"engine": "lines", "lines": engine.items(), "quick": quick}
+    console.out(json.dumps(report) if as_json else f"{report['lines']} lines")
+    return 0
+
+
+def toy_suite(data, heldout, progress, say, queries):
+    from engines.eval.suite import Suite, Verdict
+
+    engine = registry.open_engine("lines")
+    requests = [Request("q1", "quick", {"line-1": 1.0, "line-4": 1.0}, "dev"),
+                Request("q2", "turtle", {"line-2": 1.0}, "dev"),
+                Request("q3", "butter", {"line-1": 1.0}, "dev")]  # judged wrong on purpose
+
+    def verdicts(request, ranked, extras):
+        return [Verdict(i, i, request.judged.get(i, 0.0), i in request.judged) for i in ranked]
+
+    return Suite("lines", "toy", requests, engine_configs(engine), ("recall@10", "mrr@10"), verdicts,
+                 close=engine.close)
+
+
+@pytest.fixture
+def lines_declared(lines_engine, tmp_path, monkeypatch):
+    """Its bench and a dataset, declared with the evaluation as a built-in engine's are."""
+    from engines.eval import benches, suite
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    benches.declare(benches.Bench("lines", bench_lines, "nothing left out"))
+    suite.declare(suite.Dataset("lines", "toy", lambda: ("words", "answer"), toy_suite))
+    yield lines_engine
+    benches.forget("lines")
+    suite.forget("lines", "toy")
 
 
 def test_the_cli_searches_a_registered_engine(lines_engine, capsys):
@@ -197,3 +251,48 @@ def test_the_mcp_tools_serve_a_registered_engine(lines_engine):
         assert status["engines"][0]["engine"] == "lines" and status["engines"][0]["ready"]
     finally:
         pool.close()
+
+
+def test_the_cli_runs_a_registered_engines_index_options_through_its_declared_command(lines_engine, capsys):
+    from olai_tui.cli import build_parser, main
+
+    assert main(["index", "lines", "--words", "--longer-than", "3"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "12 words\n"  # the three lines of four words; "foxes are quick" is left out
+    assert captured.err == "olai-tui: counted 3 lines\n"
+    assert main(["index", "lines", "--longer-than", "x"]) == 2  # given without --words: the command refuses
+    assert capsys.readouterr().err == "olai-tui: --longer-than: add --words\n"
+    # another engine does not take it; nor does the lines engine take products' Milvus options
+    assert main(["index", "notes", "--words"]) == 2
+    assert capsys.readouterr().err == "olai-tui: --words: only the lines engine takes it, not notes\n"
+    assert main(["index", "lines", "--backend", "milvus"]) == 2
+    assert capsys.readouterr().err == "olai-tui: --backend: only the products engine takes it, not lines\n"
+    index_help = build_parser()._subparsers._group_actions[0].choices["index"].format_help()
+    assert "lines: count the words instead of indexing" in index_help and "--longer-than" in index_help
+
+
+def test_a_declared_bench_and_dataset_reach_bench_eval_and_the_evaluation_view(lines_declared, capsys):
+    from olai_tui.cli import main
+    from olai_tui.ui.evaluation import dataset_choices
+
+    assert main(["bench", "lines", "--quick", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"engine": "lines", "lines": 4, "quick": True}
+    assert main(["eval", "lines", "--dataset", "toy", "--split", "dev", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert (table["engine"], table["dataset"], set(table["configs"])) == ("lines", "toy", {"words", "answer"})
+    assert table["configs"]["words"]["metrics"]["recall@10"] == pytest.approx(2 / 3, abs=1e-3)
+    assert main(["eval", "lines", "--dataset", "toy", "--configs", "magic"]) == 2
+    assert "unknown configuration 'magic' (known: words, answer)" in capsys.readouterr().err
+    assert main(["eval", "lines", "--dataset", "nope"]) == 2
+    assert capsys.readouterr().err == "olai-tui: --dataset: unknown dataset 'nope' for lines (known: toy)\n"
+    assert ("lines · toy", "lines/toy") in dataset_choices()
+
+
+def test_an_engine_without_a_declared_bench_or_dataset_says_so(lines_engine, capsys):
+    from olai_tui.cli import main
+
+    assert main(["bench", "lines"]) == 2
+    assert capsys.readouterr().err == "olai-tui: bench: no benchmark for lines (benchmarks: code, notes, products)\n"
+    assert main(["eval", "lines", "--dataset", "toy"]) == 2
+    assert capsys.readouterr().err == "olai-tui: --dataset: unknown dataset 'toy' for lines (known: none)\n"
+

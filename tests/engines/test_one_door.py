@@ -117,3 +117,30 @@ def test_the_evaluation_walk_finds_a_private_reach(tmp_path):
                                   "def f(engine, self):\n    self._mine\n    return engine._lexical\n")
     assert private_reaches(package) == ["eval/a.py:1 from engines.code.symbols import _unparse",
                                         "eval/a.py:4 engine._lexical"]
+
+
+# The command line and the evaluation's printer choose by what a spec or a dataset declares, never by
+# name (issue 23: `index products --backend milvus`, `cli._bench`, the semble branch of evaluate.py).
+FACES = ("olai_tui/cli.py", "olai_tui/commands.py", "olai_tui/evaluate.py")
+
+
+def names_in(path: Path, names: set[str]) -> list[str]:
+    """Each string constant of ``path`` that is one of ``names``, with its line."""
+    import ast
+
+    return [f"{path.name}:{node.lineno} {node.value!r}" for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names]
+
+
+def test_the_command_line_names_no_engine_dataset_or_configuration():
+    from engines import registry
+    from engines.eval.suite import datasets
+
+    names = set(registry.names()) | {d.name for d in datasets()} | {c for d in datasets() for c in d.configs()}
+    assert {"products", "semble", "smart_milvus"} <= names
+    assert [hit for face in FACES for hit in names_in(REPO / face, names)] == []
+
+
+def test_the_name_finder_finds_a_name(tmp_path):
+    (tmp_path / "cli.py").write_text('def bench(engine):\n    if engine == "products":\n        return 1\n')
+    assert names_in(tmp_path / "cli.py", {"products", "notes"}) == ["cli.py:2 'products'"]
