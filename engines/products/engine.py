@@ -118,7 +118,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
     def close(self) -> None:
         self.router.close()
         if self._vectors is not None:
-            self._vectors.close()
+            self._vectors.stop()
         closer = getattr(self.judge, "close", None)
         if closer is not None:
             closer()
@@ -207,7 +207,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
     def notices(self) -> list[str]:  # a config problem (judge, recall backend); the vector cache's; the model's
         from engines.embed.choose import model_notices  # the model that answers, and any fallback
 
-        return list(self.config_notices) + list(getattr(getattr(self._vectors, "_cache", None), "notices", None) or []) \
+        return list(self.config_notices) + (self._vectors.notices() if self._vectors is not None else []) \
             + model_notices(self._embedder)
 
     # -- searching -------------------------------------------------------------------------------

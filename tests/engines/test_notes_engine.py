@@ -254,7 +254,7 @@ class _HeldEmbedder(LlamaEmbedder):
 
 
 def test_while_the_index_builds_answers_say_indexing_with_progress_and_exact_is_not_held(tmp_path, monkeypatch):
-    monkeypatch.setattr("engines.notes.semantic.EMBED_BATCH", 8)
+    monkeypatch.setattr("engines.notes.semantic.SemanticIndex.embed_batch", 8)
     held = _HeldEmbedder()
     engine = NotesEngine(DEMO, embedder=held, cache_dir=str(tmp_path), wait_for_index=False)
     try:
