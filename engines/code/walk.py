@@ -16,7 +16,8 @@ import re
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import language_of
 
-from engines.code.source import CodeSource, Problem, _cause
+from engines.code.source import CodeSource, _cause
+from engines.problems import Problem
 
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv"})
 OUTPUT_FOLDERS = frozenset({"build", "dist"})  # build output, unless a Python package has the name (pypa's `build`)

@@ -34,17 +34,17 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
+from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport, ms_since
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
                               ranked_by_search)
-from engines.tiers import choose_tiers, recall_switched_off
+from engines.tiers import recall_switched_off
 from engines.embed.base import Embedder
 from engines.embed.query import query_vector
-from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem
+from engines.notes.corpus import CorpusError, CorpusLoad, Note
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, filtered_only, leg_head, words_incidental
@@ -54,18 +54,13 @@ from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.store import open_notes
 from engines.notes.words import WordsIndex
+from engines.problems import Problem
 
 WORDS = "words"
 SEMANTIC = "semantic"
 TIERS = (EXACT, WORDS, SEMANTIC)
 FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
-
-
-
-def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
-    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
 class NotesEngine(NotesPresenting, Engine):
@@ -245,7 +240,7 @@ class NotesEngine(NotesPresenting, Engine):
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
-        wanted = parse_tiers(tiers)
+        wanted = self.parse_tiers(tiers)
         with self._lock:
             exact, notes = self._exact, self._notes
         started = time.perf_counter()
@@ -258,11 +253,11 @@ class NotesEngine(NotesPresenting, Engine):
                 allowed = {i for i, note in enumerate(notes) if read.filters.allows(note)}
         if EXACT in wanted and allowed is not None and not query.strip():
             hits, matched = filtered_only(notes, allowed, limit), sorted(allowed)
-            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))
         elif EXACT in wanted:
             result = exact.search(query, limit, allowed)
             hits, matched = result.hits, result.matched
-            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))
         else:
             hits, matched = [], []
             exact_report = TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")
@@ -296,7 +291,7 @@ class NotesEngine(NotesPresenting, Engine):
         if WORDS in on:
             started = time.perf_counter()
             words = self._words.ranked(query)
-            reports[WORDS] = TierReport(WORDS, "answered", _ms(started), 0)
+            reports[WORDS] = TierReport(WORDS, "answered", ms_since(started), 0)
         if SEMANTIC in on:
             reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
         floor = floors.confident
@@ -389,12 +384,8 @@ class NotesEngine(NotesPresenting, Engine):
         floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
-            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
-        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
+            return TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done, of=state.of), ranked, floors
+        return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors
 
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
-
-
-__all__ = ["NotesEngine", "TIERS", "EXACT", "WORDS", "SEMANTIC", "parse_tiers", "CorpusError"]
+__all__ = ["NotesEngine", "TIERS", "EXACT", "WORDS", "SEMANTIC", "CorpusError"]

@@ -15,9 +15,9 @@ import threading
 import time
 from typing import Iterable, Iterator, Sequence
 
-from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect
+from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect, ms_since
 from engines.contract import Engine, EngineStatus, Passage, Ranked, bounded, model_tier_report, ranked_by_search
-from engines.tiers import choose_tiers, recall_switched_off
+from engines.tiers import recall_switched_off
 from engines.embed.base import Embedder
 from engines.lexical import fold, top_of
 from engines.products.knowledge import words
@@ -43,12 +43,6 @@ JUDGE_DEADLINE_S = 0.8
 # What a standard setup ships, as rankings beside the tiers (no rules, no judge, no not-sold answer):
 # the evaluation's baselines and the compare screen's columns read them through rank().
 BASELINES = ("bm25", "knn", "hybrid_rrf")
-
-
-
-def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
-    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
 
 
 class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
@@ -224,7 +218,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
 
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None,
                sources: Sequence[str] = SOURCES) -> Iterator[Batch]:
-        wanted = parse_tiers(tiers)
+        wanted = self.parse_tiers(tiers)
         started = time.perf_counter()
         request = self.understand(query)
         understood = {"understood": request.understood()}
@@ -232,7 +226,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         if EXACT in wanted:
             rows = self._exact_rows(request, allowed, limit)
             hits = [self._hit(request, pos, EXACT, 1.0) for pos in rows]
-            yield Batch(hits, [TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))],
+            yield Batch(hits, [TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))],
                         total=len(hits), extras=understood)
         else:
             yield Batch([], [TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")], extras=understood)
@@ -249,7 +243,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
             return
         t = time.perf_counter()
         found, backend, fallback = self.router.recall(self, request, tuple(sources), allowed)
-        recall_ms = _ms(t)
+        recall_ms = ms_since(t)
         if found.corrections:
             request.notes.extend(f"also looked for '{w}' as '{c}'" for w, c in found.corrections.items())
             understood = {"understood": request.understood()}
@@ -309,7 +303,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None
-        judge_ms = _ms(t)
+        judge_ms = ms_since(t)
         ranks = {pos: (score, r) for pos, score, r in found.fused}
         if judgements is None:
             labels = [j.label for j in self._rules_labels(request, found)]
@@ -380,8 +374,4 @@ def collect_products(query: str, batches: Iterable[Batch]) -> Answer:
     return answer
 
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
-
-
-__all__ = ["ProductsEngine", "TIERS", "parse_tiers", "collect_products", "CatalogueError"]
+__all__ = ["ProductsEngine", "TIERS", "collect_products", "CatalogueError"]

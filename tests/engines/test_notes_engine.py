@@ -14,7 +14,7 @@ from engines.answer import RESEMBLANCE, WEAK_GUESS, collect
 from engines.embed.llama import FLOOR, LlamaEmbedder
 from engines.lexical import standard_tokenize
 from engines.notes.chunks import passages
-from engines.notes.engine import NotesEngine, parse_tiers
+from engines.notes.engine import NotesEngine
 from engines.notes.exact import ExactMatcher
 from engines.notes.words import note_words
 
@@ -60,8 +60,8 @@ def test_the_exact_word_finds_the_slugs_note_as_evidence_first(demo):
 
 def test_the_tiers_are_exact_then_words_then_semantic():
     assert NotesEngine.tiers == ("exact", "words", "semantic")
-    assert parse_tiers(None) == ("exact", "words", "semantic")
-    assert parse_tiers("semantic,words") == ("words", "semantic")
+    assert NotesEngine.parse_tiers(None) == ("exact", "words", "semantic")
+    assert NotesEngine.parse_tiers("semantic,words") == ("words", "semantic")
 
 
 FILL_QUERIES = ["seedlings", "slugs got", "protecting young plants from snails", "compost heap turning",
