@@ -41,6 +41,7 @@ from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
+from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
 from engines.problems import Problem
 
@@ -51,7 +52,7 @@ CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merg
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 
 
-class CodeEngine(CodePresenting, Engine):
+class CodeEngine(LazyVectors, CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = DEFAULT_TIERS
@@ -184,37 +185,14 @@ class CodeEngine(CodePresenting, Engine):
         if self._vectors is not None:
             self._vectors.set_texts(index.embed_texts())
 
-    # -- the embedding index -------------------------------------------------------------------
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            from engines.embed.choose import embedder_for  # lazily: lexical-only use never loads it
-
-            self._embedder = embedder_for("code")  # config.toml [code] model / OLAI_EMBED_MODEL
-        return self._embedder
-
-    @property
-    def vectors(self) -> VectorIndex:
-        if self._vectors is None:
-            index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
-            index.set_texts(self._index.embed_texts())
-            self._vectors = index
-        return self._vectors
-
-    @property
-    def semantic(self) -> VectorIndex:
-        """The same index under the name the notes engine uses (``state()`` with done/of)."""
-        return self.vectors
-
-    def build_index(self, progress=None):
-        return self.vectors.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        self.vectors.start()
+    # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
+    def _new_index(self) -> VectorIndex:
+        index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
+        index.set_texts(self._index.embed_texts())
+        return index
 
     def close(self) -> None:
-        if self._vectors is not None:
-            self._vectors.stop()
+        self.stop_indexing()
         self.wait_saved()
 
     def wait_saved(self) -> None:
@@ -223,9 +201,6 @@ class CodeEngine(CodePresenting, Engine):
             self._writer.wait()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
-    def index_summary(self, state) -> str:
-        return f"{state.of:,} symbols, {len(self.vectors.embedded_texts):,} embedded now"
-
     def items(self) -> int:
         return len(self._symbols)
 
@@ -273,10 +248,7 @@ class CodeEngine(CodePresenting, Engine):
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        from engines.embed.choose import model_notices  # the model that answers, and any fallback
-
-        return list(self._engine_notices) + (self._vectors.notices() if self._vectors is not None else []) \
-            + model_notices(self._embedder)
+        return list(self._engine_notices) + self.vector_notices()
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:

@@ -38,8 +38,6 @@ class VectorIndex(BackgroundIndex):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
         self._keys: list[bytes] = []
-        self._matrix_version = -1
-        self._matrix = np.zeros((0, 1), np.float32)
         self._ready_rows = np.zeros(0, np.int64)
         self._ready_density = np.zeros(0, np.float32)
         self._done_memo: tuple[object, int] = (None, 0)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
+import numpy as np
+
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache
 from engines.embed.index_state import IndexState, SettlesWithCooldown
@@ -34,7 +36,10 @@ class BackgroundIndex(SettlesWithCooldown):
         self._cache: VectorCache | None = None
         self._lock = threading.RLock()
         self._texts: dict[bytes, str] = {}  # texts not yet known to be in the cache
-        self._version = 0
+        self._version = 0  # moves on every change of the items or the cache
+        # the vectors a search reads, stacked: restacked when _version has moved past _matrix_version
+        self._matrix = np.zeros((0, 1), np.float32)
+        self._matrix_version = -1
         self._state = IndexState("idle", 0, of)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -132,3 +137,61 @@ class BackgroundIndex(SettlesWithCooldown):
             info = self.embedder.info()
             self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
         return self._cache
+
+
+class LazyVectors:
+    """An engine's embedder and background index, each made on first use: a search that never asks
+    for meaning never loads the model. The engine makes its index in ``_new_index()`` (with
+    ``self.embedder``) and keeps ``name``, ``item_noun`` and a ``_lock`` (engines/contract.py)."""
+
+    _embedder: Embedder | None = None
+    _vectors: BackgroundIndex | None = None
+    embedded_noun = "embedded"  # what index_summary counts: notes say "passages embedded"
+
+    def _new_index(self) -> BackgroundIndex:
+        raise NotImplementedError
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from engines.embed.choose import embedder_for  # lazily: the cheap tiers never load it
+
+            self._embedder = embedder_for(self.name)  # config.toml [<engine>] model / OLAI_EMBED_MODEL
+        return self._embedder
+
+    @property
+    def vectors(self):
+        with self._lock:  # two first searches at once make one index, not two
+            if self._vectors is None:
+                self._vectors = self._new_index()
+            return self._vectors
+
+    semantic = vectors  # the notes engine's name for it (``state()`` with done/of)
+
+    def build_index(self, progress=None):
+        return self.vectors.build(progress=progress)
+
+    def start_indexing(self) -> None:
+        self.vectors.start()
+
+    def stop_indexing(self) -> None:
+        if self._vectors is not None:
+            self._vectors.stop()
+
+    def start(self) -> None:
+        from engines.tiers import recall_switched_off
+
+        if not recall_switched_off():
+            self.start_indexing()
+
+    def close(self) -> None:
+        self.stop_indexing()
+
+    def index_summary(self, state) -> str:
+        return f"{state.of:,} {self.item_noun}, {len(self.vectors.embedded_texts):,} {self.embedded_noun} now"
+
+    def vector_notices(self) -> list[str]:
+        """The vector cache's notices, then the model's: which answers, and any fallback."""
+        from engines.embed.choose import model_notices
+
+        return (self._vectors.notices() if self._vectors is not None else []) + model_notices(self._embedder)

@@ -47,8 +47,7 @@ class SemanticIndex(BackgroundIndex):
         self._notes: list[Note] = []
         self._keys: list[list[bytes]] = []  # per note, its passage keys
         self._ready_version = -1  # the version the last complete build saw
-        self._matrix_version = -1
-        self._matrix = np.zeros((0, 1), np.float32)  # passage vectors, note after note
+        # _matrix: the passage vectors, note after note
         self._heads = np.zeros((0, 1), np.float32)  # one whole-note vector per ready note
         self._index_of: dict[str, int] = {}
         self._starts = np.zeros(0, np.int64)

@@ -18,6 +18,7 @@ from typing import Iterable, Iterator, Sequence
 from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect, ms_since
 from engines.contract import Engine, EngineStatus, Passage, Ranked, bounded, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
+from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
 from engines.lexical import fold, top_of
 from engines.products.knowledge import words
@@ -45,7 +46,7 @@ JUDGE_DEADLINE_S = 0.8
 BASELINES = ("bm25", "knn", "hybrid_rrf")
 
 
-class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
+class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -89,48 +90,26 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
     def products(self) -> list[Product]:
         return self.catalogue.products
 
-    # -- the vectors source ----------------------------------------------------------------------
-    @property
-    def vectors(self) -> ProductVectors:
-        with self._lock:
-            if self._vectors is None:
-                if self._embedder is None:
-                    from engines.embed.choose import embedder_for  # lazily: cheap use never loads the model
-
-                    self._embedder = embedder_for("products")  # config.toml [products] model / OLAI_EMBED_MODEL
-                texts = [product_text(p, self.knowledge) for p in self.products]
-                self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
-                                               self.waiting("embedding products"))
-            return self._vectors
-
-    def build_index(self, progress=None):
-        return self.vectors.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        self.vectors.start()
+    # -- the vectors source (made on first use: engines/embed/background_index.py) ---------------
+    def _new_index(self) -> ProductVectors:
+        texts = [product_text(p, self.knowledge) for p in self.products]
+        return ProductVectors(self.embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
+                              self.waiting("embedding products"))
 
     def close(self) -> None:
         self.router.close()
-        if self._vectors is not None:
-            self._vectors.stop()
+        self.stop_indexing()
         closer = getattr(self.judge, "close", None)
         if closer is not None:
             closer()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
-    def index_summary(self, state) -> str:
-        return f"{state.of:,} products, {len(self.vectors.embedded_texts):,} embedded now"
-
     def items(self) -> int:
         return len(self.products)
 
     @property
     def corpus_label(self) -> str:
         return self.scope
-
-    def start(self) -> None:
-        if not recall_switched_off():
-            self.start_indexing()
 
     def check_tier(self, tier: str) -> None:
         if tier not in self.rankings:
@@ -199,10 +178,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         return EngineStatus(self.name, self.scope, len(self.products), tiers, self.notices())
 
     def notices(self) -> list[str]:  # a config problem (judge, recall backend); the vector cache's; the model's
-        from engines.embed.choose import model_notices  # the model that answers, and any fallback
-
-        return list(self.config_notices) + (self._vectors.notices() if self._vectors is not None else []) \
-            + model_notices(self._embedder)
+        return list(self.config_notices) + self.vector_notices()
 
     # -- searching -------------------------------------------------------------------------------
     def collect(self, query: str, batches) -> Answer:

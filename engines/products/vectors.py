@@ -39,8 +39,7 @@ class ProductVectors(BackgroundIndex):
         self.keys = [text_key(t) for t in texts]
         self.wait = wait
         self.wait_progress = wait_progress
-        self._matrix = np.zeros((0, 1), np.float32)
-        self._rows = np.zeros(0, np.int64)
+        self._rows = np.zeros(0, np.int64)  # the product of each row of _matrix
 
     def _pending(self) -> list[bytes]:
         return [k for k in self.keys if self._cache is None or k not in self._cache]

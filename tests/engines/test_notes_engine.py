@@ -117,7 +117,7 @@ def test_the_words_tier_alone_answers_without_loading_the_model():
     answer = ask(engine, "slugs got", tiers=("words",))
     assert answer.hits and {h.tier for h in answer.hits} == {"words"}
     assert answer.tier("exact").status == "off" and answer.tier("semantic").status == "off"
-    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+    assert engine._embedder is None and engine._vectors is None, "the model was loaded for nothing"
 
 
 def test_without_the_model_the_words_tier_still_fills(tmp_path):
@@ -165,7 +165,7 @@ def test_when_exact_fills_the_limit_meaning_is_skipped_and_the_model_never_loads
     assert [h.tier for h in answer.hits] == ["exact"] * 3
     assert answer.tier("semantic").status == "skipped" and answer.tier("words").status == "skipped"
     assert answer.total > 3, "total counts every exact match, uncapped"
-    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+    assert engine._embedder is None and engine._vectors is None, "the model was loaded for nothing"
 
 
 def test_semantic_fill_takes_only_the_room_exact_left(demo):
