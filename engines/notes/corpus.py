@@ -18,6 +18,7 @@ import stat
 from dataclasses import dataclass
 
 from engines.notes.vault import journal_date, read_meta, _epoch as epoch_of
+from engines.folders import listed
 from engines.problems import Problem
 
 FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
@@ -141,13 +142,7 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
             if real in seen_folders:
                 continue
             seen_folders.add(real)
-            try:
-                with os.scandir(current) as listing:
-                    entries = sorted(listing, key=lambda e: e.name, reverse=True)
-            except OSError as error:
-                problems.append(Problem(rel(current) + "/", f"folder {_cause_of(error)}"))
-                continue
-            for entry in entries:
+            for entry in listed(current, rel(current), problems, _cause_of):
                 if entry.name.startswith("."):  # .git, editor swap and lock files
                     continue
                 try:
