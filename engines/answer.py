@@ -7,6 +7,7 @@ folds a stream into one :class:`Answer`, which is what ``--json`` prints.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal
 
@@ -38,6 +39,11 @@ class Hit:
         }
         out.update(self.extras)
         return out
+
+
+def ms_since(started: float) -> float:
+    """Milliseconds since ``started`` (a ``time.perf_counter()``), as a tier report carries them."""
+    return round((time.perf_counter() - started) * 1000, 3)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
 
 from engines.answer import Answer, Batch, TierReport, collect
 
@@ -326,6 +326,14 @@ class Engine(abc.ABC):
     def roots(self) -> list[str]:
         """The folders a read may touch where the engine names them itself; []: the corpus it was given."""
         return []
+
+    @classmethod
+    def parse_tiers(cls, tiers: str | Iterable[str] | None) -> tuple[str, ...]:
+        """The tiers asked for, validated, in the engine's order (None: its default tiers); ValueError
+        names an unknown tier (engines/tiers.py: one rule for --tiers and OLAI_RECALL)."""
+        from engines.tiers import choose_tiers
+
+        return choose_tiers(tiers, cls.tiers, cls.default_tiers, cls.name)
 
     def check_tier(self, tier: str) -> None:
         if tier not in self.tiers:

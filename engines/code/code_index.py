@@ -15,7 +15,8 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from engines.code.columns import Chunk, Vocabulary
-from engines.code.source import Problem, add_problem
+from engines.code.source import add_problem
+from engines.problems import Problem
 from engines.code.symbols import Symbol, embed_text
 
 

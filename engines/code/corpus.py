@@ -28,7 +28,8 @@ from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.parallel import read_all
 from engines.code.symbols import Symbol, parse_symbols
-from engines.code.source import CodeSource, Problem, _cause, add_problem  # noqa: F401 (CodeSource, Problem: re-exported)
+from engines.code.source import CodeSource, _cause, add_problem  # noqa: F401 (CodeSource: re-exported)
+from engines.problems import Problem
 from engines.code.walk import OUTPUT_FOLDERS, SKIPPED_FOLDERS, VENDORED_FOLDERS, find_code_files, machine_made
 # The largest file of the Python 3.11 standard library is pydoc_data/topics.py, 0.76 MB: 2 MB leaves
 # 2.6x headroom and still keeps out generated files (the bad-input test's is 20 MB).

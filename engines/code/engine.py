@@ -21,16 +21,16 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import Batch, TierReport
+from engines.answer import Batch, TierReport, ms_since
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
                               read_lines)
-from engines.tiers import choose_tiers, recall_switched_off
+from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
-from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, Problem, module_sources, tree_source
+from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source
 from engines.code.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
@@ -41,7 +41,9 @@ from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
+from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
+from engines.problems import Problem
 
 ENGINE = "code"
 TIERS = (LEXICAL, EMBEDDING)
@@ -50,12 +52,7 @@ CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merg
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 
 
-def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: the default). Raises ValueError naming an unknown tier."""
-    return choose_tiers(tiers, TIERS, DEFAULT_TIERS, ENGINE)
-
-
-class CodeEngine(CodePresenting, Engine):
+class CodeEngine(LazyVectors, CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = DEFAULT_TIERS
@@ -188,37 +185,14 @@ class CodeEngine(CodePresenting, Engine):
         if self._vectors is not None:
             self._vectors.set_texts(index.embed_texts())
 
-    # -- the embedding index -------------------------------------------------------------------
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            from engines.embed.choose import embedder_for  # lazily: lexical-only use never loads it
-
-            self._embedder = embedder_for("code")  # config.toml [code] model / OLAI_EMBED_MODEL
-        return self._embedder
-
-    @property
-    def vectors(self) -> VectorIndex:
-        if self._vectors is None:
-            index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
-            index.set_texts(self._index.embed_texts())
-            self._vectors = index
-        return self._vectors
-
-    @property
-    def semantic(self) -> VectorIndex:
-        """The same index under the name the notes engine uses (``state()`` with done/of)."""
-        return self.vectors
-
-    def build_index(self, progress=None):
-        return self.vectors.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        self.vectors.start()
+    # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
+    def _new_index(self) -> VectorIndex:
+        index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
+        index.set_texts(self._index.embed_texts())
+        return index
 
     def close(self) -> None:
-        if self._vectors is not None:
-            self._vectors.stop()
+        self.stop_indexing()
         self.wait_saved()
 
     def wait_saved(self) -> None:
@@ -227,9 +201,6 @@ class CodeEngine(CodePresenting, Engine):
             self._writer.wait()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
-    def index_summary(self, state) -> str:
-        return f"{state.of:,} symbols, {len(self.vectors.embedded_texts):,} embedded now"
-
     def items(self) -> int:
         return len(self._symbols)
 
@@ -277,21 +248,18 @@ class CodeEngine(CodePresenting, Engine):
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        from engines.embed.choose import model_notices  # the model that answers, and any fallback
-
-        return list(self._engine_notices) + (self._vectors.notices() if self._vectors is not None else []) \
-            + model_notices(self._embedder)
+        return list(self._engine_notices) + self.vector_notices()
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
-        wanted = parse_tiers(tiers)
+        wanted = self.parse_tiers(tiers)
         with self._lock:
             lexical, symbols = self._lexical, self._symbols
         started = time.perf_counter()
         if LEXICAL in wanted:
             ranked = lexical.search(query, max(limit, CANDIDATES))
             total = lexical.matches(query) if ranked else 0
-            lexical_report = TierReport(LEXICAL, "answered" if ranked else "empty", _ms(started), min(limit, len(ranked)))
+            lexical_report = TierReport(LEXICAL, "answered" if ranked else "empty", ms_since(started), min(limit, len(ranked)))
         else:
             ranked, total = [], 0
             lexical_report = TierReport(LEXICAL, "off", None, 0, enable="add lexical to --tiers")
@@ -332,7 +300,7 @@ class CodeEngine(CodePresenting, Engine):
             added = fill(ranked, meaning.ranked, limit)[len(shown):]
             status = "answered" if added else "empty"
             yield Batch(hits=hits_of(symbols, added),
-                        tiers=[self._embedding_report(index, status, _ms(started), len(added))],
+                        tiers=[self._embedding_report(index, status, ms_since(started), len(added))],
                         total=self._union_total(lexical, query, wanted, meaning))
             return
 
@@ -347,7 +315,7 @@ class CodeEngine(CodePresenting, Engine):
             merged = blend(ranked, meaning.ranked, limit, weight)
         else:
             merged = fuse(ranked, meaning.ranked, limit)
-        embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", _ms(started),
+        embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
         yield Batch(hits=hits_of(symbols, merged), tiers=[lexical_report, embedding_report],
@@ -372,8 +340,5 @@ class CodeEngine(CodePresenting, Engine):
             return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of)
         return TierReport(EMBEDDING, status, ms, count, reason=reason)
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
 
-
-__all__ = ["CodeEngine", "TIERS", "DEFAULT_TIERS", "LEXICAL", "EMBEDDING", "parse_tiers", "CorpusError"]
+__all__ = ["CodeEngine", "TIERS", "DEFAULT_TIERS", "LEXICAL", "EMBEDDING", "CorpusError"]

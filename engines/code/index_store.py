@@ -30,7 +30,8 @@ import numpy as np
 from engines.code.code_index import CodeIndex, FileRecord
 from engines.code.columns import Chunk, Vocabulary
 from engines.code.parallel import read_all
-from engines.code.source import CodeSource, Problem
+from engines.code.source import CodeSource
+from engines.problems import Problem
 from engines.code.symbols import Symbol
 from engines.index_cache import CacheFault, StringColumn, read_arrays, write_arrays
 from engines.locations import cache_root

@@ -1,20 +1,13 @@
 """Where code comes from and what a load reports: a source (a folder and the name its paths start
-from) and a problem (a file named to the user with its cause). Apart from corpus.py so that walk.py
-and corpus.py import it without importing each other."""
+from) and how a problem (engines/problems.py) is said. Apart from corpus.py so that walk.py and
+corpus.py import it without importing each other."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-
-@dataclass
-class Problem:
-    path: str  # as named to the user: relative to the corpus root
-    cause: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.cause}"
+from engines.problems import Problem
 
 
 @dataclass

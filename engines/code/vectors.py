@@ -1,25 +1,23 @@
 """The embedding tier's index: one vector per symbol, built in the background, searched by cosine.
 
-The shape of the notes engine's SemanticIndex, with one text per item instead of passages: vectors
-come from the vector cache when the text was embedded before (keyed by model id and text sha256),
-so an edit re-embeds only the symbols whose text changed. Until the build is done, searches see the
-symbols already embedded and the tier says ``indexing done/of``.
+The build, cache, retry and cooldown are engines/embed/background_index.py's (notes and products
+use the same), with one text per symbol: an edit re-embeds only the symbols whose text changed.
+Until the build is done, searches see the symbols already embedded and the tier says
+``indexing done/of``. What is the code index's own: the neighbourhood density below.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.cache import VectorCache, text_key
-from engines.embed.index_state import IndexState, SettlesWithCooldown
-from engines.embed.retry import Cooldown, RetryPolicy
+from engines.embed.background_index import BackgroundIndex
+from engines.embed.base import Embedder
+from engines.embed.cache import text_key
+from engines.embed.index_state import IndexState
 
 EMBED_BATCH = 32  # symbols per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
-SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 
 # Neighbourhood density (the "hubness" correction of CSLS, Conneau et al. 2018): a symbol whose
 # vector sits among many near neighbours (boilerplate, generic helpers) is close to every query and
@@ -33,31 +31,17 @@ DENSITY_WEIGHT = 0.3
 DENSITY_BLOCK = 256  # rows per block of the symbol-by-symbol product: 256 x 60,000 floats = 61 MB
 
 
+class VectorIndex(BackgroundIndex):
+    embed_batch = EMBED_BATCH
+    thread_name = "olai-code-index"
 
-
-class VectorIndex(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
-        self.embedder = embedder
-        self.scope = scope
-        self.cache_dir = cache_dir
-        self._cache: VectorCache | None = None
-        self._lock = threading.RLock()
+        super().__init__(embedder, scope, cache_dir)
         self._keys: list[bytes] = []
-        self._texts: dict[bytes, str] = {}  # texts not yet known to be in the cache
-        self._version = 0
-        self._matrix_version = -1
-        self._matrix = np.zeros((0, 1), np.float32)
         self._ready_rows = np.zeros(0, np.int64)
         self._ready_density = np.zeros(0, np.float32)
         self._done_memo: tuple[object, int] = (None, 0)
         self._density: dict[bytes, float] = {}  # text key -> neighbourhood density, once the index is whole
-        self._state = IndexState("idle", 0, 0)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self.embedded_texts: list[str] = []  # texts this process embedded (the rest came from the cache)
-        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
-        self.retry = RetryPolicy()
-        self._cooldown = Cooldown()
 
     def set_texts(self, texts: Sequence[str]) -> None:
         """The items to index, in order; positions returned by ``scores`` follow this order."""
@@ -79,65 +63,15 @@ class VectorIndex(SettlesWithCooldown):
                 return IndexState("ready", done, of)
             return IndexState("building" if self._state.state == "building" else "idle", done, of)
 
-    def notices(self) -> list[str]:
-        return list(self._cache.notices) if self._cache is not None else []
+    # -- building (the lifecycle is engines/embed/background_index.py's) -------------------------
+    def _counts(self) -> tuple[int, int]:
+        return self._done(), len(self._keys)
 
-    # -- building ------------------------------------------------------------------------------
-    def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
-        """Embed every text not in the cache; blocking. Safe to call again after edits."""
-        with self._lock:
-            if self._cooling_down():
-                return self._state  # failed a moment ago: not again on every keystroke
-        try:
-            cache = self._open_cache()
-        except EmbedderUnavailable as exc:
-            return self._settle(IndexState("unavailable", 0, len(self._keys), exc.reason, exc.enable))
-        except Exception as exc:  # noqa: BLE001 - a broken model must never take the lexical tier down
-            return self._settle(IndexState("failed", 0, len(self._keys), f"embedder failed: {exc}"))
-        with self._lock:
-            for key in [k for k in self._texts if k in cache]:
-                del self._texts[key]
-            self._version += 1
-            self._state = IndexState("building", self._done(), len(self._keys))
-        before = len(self.embedded_texts)
-        failed = self._embed_pending(cache, lambda: list(self._texts), lambda: (self._done(), len(self._keys)),
-                                     EMBED_BATCH, SAVE_EVERY_S, progress)
-        if failed is not None:
-            return failed
-        embedded_any = len(self.embedded_texts) > before
-        with self._lock:
-            finished = not self._texts
-            keep = set(self._keys)
-        if embedded_any or finished:
-            cache.save(keep=keep if finished else None)
-        if finished:
-            self._measure_density()
-        return self._settle(IndexState("ready" if finished else "idle", self._done(), len(self._keys)))
+    def _all_keys(self) -> set[bytes]:
+        return set(self._keys)
 
-    def start(self) -> None:
-        """Build in a background thread (again, if edits arrived since the last build)."""
-        with self._lock:
-            if self._thread is not None and self._thread.is_alive():
-                return
-            if self._cooling_down():
-                return
-            if self._cache is not None and not self._texts:
-                return
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="olai-code-index", daemon=True)
-            self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            state = self.build()
-            with self._lock:
-                if state.state != "ready" or not self._texts:
-                    return
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+    def _completed(self) -> None:
+        self._measure_density()
 
     # -- searching -----------------------------------------------------------------------------
     def scores(self, query_vector: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -155,12 +89,6 @@ class VectorIndex(SettlesWithCooldown):
         return rows, cosines, cosines - DENSITY_WEIGHT * density
 
     # -- internals -----------------------------------------------------------------------------
-    def _open_cache(self) -> VectorCache:
-        if self._cache is None:
-            info = self.embedder.info()
-            self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
-        return self._cache
-
     def _done(self) -> int:
         cache = self._cache
         if cache is None:

@@ -16,7 +16,9 @@ import re
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import language_of
 
-from engines.code.source import CodeSource, Problem, _cause
+from engines.code.source import CodeSource, _cause
+from engines.folders import listed
+from engines.problems import Problem
 
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist", "venv"})
 OUTPUT_FOLDERS = frozenset({"build", "dist"})  # build output, unless a Python package has the name (pypa's `build`)
@@ -47,13 +49,7 @@ def find_code_files(source: CodeSource) -> tuple[list[str], list[Problem]]:
         rules = rules + read_rules(folder, local)
         if os.path.exists(os.path.join(folder, "pyvenv.cfg")):
             continue  # a virtualenv
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name, reverse=True)
-        except OSError as exc:
-            problems.append(Problem(rel(folder) + "/", f"folder {_cause(exc)}"))
-            continue
-        for entry in entries:
+        for entry in listed(folder, rel(folder), problems, _cause):
             name = entry.name
             entry_local = f"{local}/{name}" if local else name
             try:

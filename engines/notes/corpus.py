@@ -18,6 +18,8 @@ import stat
 from dataclasses import dataclass
 
 from engines.notes.vault import journal_date, read_meta, _epoch as epoch_of
+from engines.folders import listed
+from engines.problems import Problem
 
 FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
 OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
@@ -54,20 +56,6 @@ class Note:
     content_hash: str = ""  # sha256 of title + "\n" + body: the key of its cached vectors
     aliases: tuple[str, ...] = ()  # other names (front matter `aliases`), searched like the title
     date: float | None = None  # seconds since the epoch: front matter date/created/updated, else the file's mtime
-
-
-@dataclass
-class Problem:
-    path: str  # the file, or "file:LINE", relative to the corpus root, as named to the user
-    cause: str
-    skipped: bool = True  # False: the note was still read (a malformed front matter, read as text)
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.cause}"
-
-    def said(self) -> str:
-        """The line a user reads: "skipped PATH: CAUSE", or "PATH: CAUSE" for a note still read."""
-        return f"skipped {self}" if self.skipped else str(self)
 
 
 @dataclass
@@ -154,13 +142,7 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
             if real in seen_folders:
                 continue
             seen_folders.add(real)
-            try:
-                with os.scandir(current) as listing:
-                    entries = sorted(listing, key=lambda e: e.name, reverse=True)
-            except OSError as error:
-                problems.append(Problem(rel(current) + "/", f"folder {_cause_of(error)}"))
-                continue
-            for entry in entries:
+            for entry in listed(current, rel(current), problems, _cause_of):
                 if entry.name.startswith("."):  # .git, editor swap and lock files
                     continue
                 try:

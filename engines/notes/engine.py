@@ -34,17 +34,18 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
+from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport, ms_since
 from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
                               ranked_by_search)
-from engines.tiers import choose_tiers, recall_switched_off
+from engines.tiers import recall_switched_off
+from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
 from engines.embed.query import query_vector
-from engines.notes.corpus import CorpusError, CorpusLoad, Note, Problem
+from engines.notes.corpus import CorpusError, CorpusLoad, Note
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, filtered_only, leg_head, words_incidental
@@ -54,6 +55,7 @@ from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
 from engines.notes.store import open_notes
 from engines.notes.words import WordsIndex
+from engines.problems import Problem
 
 WORDS = "words"
 SEMANTIC = "semantic"
@@ -62,19 +64,14 @@ FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
 
 
-
-def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
-    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
-
-
-class NotesEngine(NotesPresenting, Engine):
+class NotesEngine(LazyVectors, NotesPresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
     evidence_tiers = (EXACT, WORDS)
     model_tiers = (SEMANTIC,)
     item_noun = "notes"
+    embedded_noun = "passages embedded"
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
                  cache_dir: str | None = None, wait_for_index: bool = False,
@@ -93,7 +90,7 @@ class NotesEngine(NotesPresenting, Engine):
         self._embedder = embedder
         self.wait_for_index = wait_for_index
         self._lock = threading.Lock()
-        self._semantic: SemanticIndex | None = None
+        self._vectors: SemanticIndex | None = None
         self._words = WordsIndex(store)
         self._take_all(loaded.notes)
 
@@ -113,8 +110,8 @@ class NotesEngine(NotesPresenting, Engine):
             self._notes = notes
             self._exact = matcher
         self._words.set_notes(notes)
-        if self._semantic is not None:
-            self._semantic.set_notes(notes)
+        if self._vectors is not None:
+            self._vectors.set_notes(notes)
 
     def replace_file(self, path: str, notes: list[Note]) -> None:
         """Take a file's new notes (none: it was removed)."""
@@ -133,8 +130,8 @@ class NotesEngine(NotesPresenting, Engine):
                     self._by_file.pop(path, None)
             merged = [n for p in sorted(self._by_file) for n in self._by_file[p]]
         self._install(merged)
-        if self._semantic is not None and not self.wait_for_index:
-            self._semantic.start()
+        if self._vectors is not None and not self.wait_for_index:
+            self._vectors.start()
 
     def file_paths(self) -> list[str]:
         """The files the notes come from (absolute paths): what the watcher drops when a folder goes."""
@@ -162,47 +159,19 @@ class NotesEngine(NotesPresenting, Engine):
                 self._by_file.setdefault(note.path, []).append(note)
         self._install(list(notes))
 
-    # -- the semantic index --------------------------------------------------------------------
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            from engines.embed.choose import embedder_for  # lazily: exact-only use never loads it
-
-            self._embedder = embedder_for("notes")  # config.toml [notes] model / OLAI_EMBED_MODEL
-        return self._embedder
-
-    @property
-    def semantic(self) -> SemanticIndex:
-        if self._semantic is None:
-            index = SemanticIndex(self.embedder, scope=str(self.root.resolve()), cache_dir=self._cache_dir)
-            index.set_notes(self._notes)
-            self._semantic = index
-        return self._semantic
-
-    def build_index(self, progress=None):
-        return self.semantic.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        self.semantic.start()
-
-    def close(self) -> None:
-        if self._semantic is not None:
-            self._semantic.stop()
+    # -- the semantic index (made on first use: engines/embed/background_index.py) ---------------
+    def _new_index(self) -> SemanticIndex:
+        index = SemanticIndex(self.embedder, scope=str(self.root.resolve()), cache_dir=self._cache_dir)
+        index.set_notes(self._notes)
+        return index
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
-    def index_summary(self, state) -> str:
-        return f"{state.of:,} notes, {len(self.semantic.embedded_texts):,} passages embedded now"
-
     def items(self) -> int:
         return len(self._notes)
 
     @property
     def corpus_label(self) -> str:
         return str(self.root)
-
-    def start(self) -> None:
-        if not recall_switched_off():
-            self.start_indexing()
 
     def watch(self) -> Watcher | None:
         from engines.notes.live import NotesWatcher
@@ -231,21 +200,18 @@ class NotesEngine(NotesPresenting, Engine):
         tiers = [TierReport(EXACT, "answered", count=len(self._notes)),
                  TierReport(WORDS, "answered", count=len(self._notes)) if not recall_switched_off()
                  else TierReport(WORDS, "off", enable="unset OLAI_RECALL"),
-                 model_tier_report(SEMANTIC, self._semantic.state() if self._semantic is not None else None,
+                 model_tier_report(SEMANTIC, self._vectors.state() if self._vectors is not None else None,
                                    recall_switched_off())]
         return EngineStatus(self.name, str(self.root), len(self._notes), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        from engines.embed.choose import model_notices  # the model that answers, and any fallback
-
         store = self._words.store
         saved = list(store.notices) if store is not None else []  # a saved index discarded, or not saved
-        return (saved + (list(self._semantic.notices()) if self._semantic is not None else [])
-                + model_notices(self._embedder))
+        return saved + self.vector_notices()
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
-        wanted = parse_tiers(tiers)
+        wanted = self.parse_tiers(tiers)
         with self._lock:
             exact, notes = self._exact, self._notes
         started = time.perf_counter()
@@ -258,11 +224,11 @@ class NotesEngine(NotesPresenting, Engine):
                 allowed = {i for i, note in enumerate(notes) if read.filters.allows(note)}
         if EXACT in wanted and allowed is not None and not query.strip():
             hits, matched = filtered_only(notes, allowed, limit), sorted(allowed)
-            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))
         elif EXACT in wanted:
             result = exact.search(query, limit, allowed)
             hits, matched = result.hits, result.matched
-            exact_report = TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))
+            exact_report = TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))
         else:
             hits, matched = [], []
             exact_report = TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")
@@ -296,7 +262,7 @@ class NotesEngine(NotesPresenting, Engine):
         if WORDS in on:
             started = time.perf_counter()
             words = self._words.ranked(query)
-            reports[WORDS] = TierReport(WORDS, "answered", _ms(started), 0)
+            reports[WORDS] = TierReport(WORDS, "answered", ms_since(started), 0)
         if SEMANTIC in on:
             reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
         floor = floors.confident
@@ -389,12 +355,8 @@ class NotesEngine(NotesPresenting, Engine):
         floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
-            return TierReport(SEMANTIC, "indexing", _ms(started), 0, done=state.done, of=state.of), ranked, floors
-        return TierReport(SEMANTIC, "answered", _ms(started), 0), ranked, floors
+            return TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done, of=state.of), ranked, floors
+        return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors
 
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
-
-
-__all__ = ["NotesEngine", "TIERS", "EXACT", "WORDS", "SEMANTIC", "parse_tiers", "CorpusError"]
+__all__ = ["NotesEngine", "TIERS", "EXACT", "WORDS", "SEMANTIC", "CorpusError"]

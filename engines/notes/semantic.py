@@ -1,31 +1,28 @@
 """The semantic index of a notes corpus: passage vectors, built incrementally, searched by cosine.
 
 Vectors come from the vector cache when the passage text was embedded before (by any run), so an
-unchanged note is never embedded twice and one edit re-embeds one note. The index builds in a
-background thread (or inline for `olai-tui index`); until it is done, searches see the notes whose
-passages are all embedded and say ``indexing done/of``.
+unchanged note is never embedded twice and one edit re-embeds one note. The build (a background
+thread, or inline for `olai-tui index`) is engines/embed/background_index.py's; until it is done,
+searches see the notes whose passages are all embedded and say ``indexing done/of``. What is the
+notes index's own: a note's passages and whole-note vector, and this notebook's floors.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.cache import VectorCache, text_key
-from engines.embed.index_state import IndexState, SettlesWithCooldown
-from engines.embed.retry import Cooldown, RetryPolicy
+from engines.embed.background_index import BackgroundIndex
+from engines.embed.base import Embedder
+from engines.embed.cache import text_key
+from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
-SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
-
-
 
 
 @dataclass
@@ -41,31 +38,20 @@ class Ranked:
         return Ranked(self.notes, self.index_of, self.order[keep[self.order]], np.where(keep, self.best, -np.inf))
 
 
-class SemanticIndex(SettlesWithCooldown):
+class SemanticIndex(BackgroundIndex):
+    embed_batch = EMBED_BATCH
+    thread_name = "olai-notes-index"
+
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
-        self.embedder = embedder
-        self.scope = scope
-        self.cache_dir = cache_dir
-        self._cache: VectorCache | None = None
-        self._lock = threading.RLock()
+        super().__init__(embedder, scope, cache_dir)
         self._notes: list[Note] = []
         self._keys: list[list[bytes]] = []  # per note, its passage keys
-        self._texts: dict[bytes, str] = {}  # passage texts not yet embedded
-        self._version = 0
         self._ready_version = -1  # the version the last complete build saw
-        self._matrix_version = -1
-        self._matrix = np.zeros((0, 1), np.float32)  # passage vectors, note after note
+        # _matrix: the passage vectors, note after note
         self._heads = np.zeros((0, 1), np.float32)  # one whole-note vector per ready note
         self._index_of: dict[str, int] = {}
         self._starts = np.zeros(0, np.int64)
         self._ready_notes = np.zeros(0, np.int64)
-        self._state = IndexState("idle", 0, 0)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self.embedded_texts: list[str] = []  # passages this process embedded (the rest came from the cache)
-        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
-        self.retry = RetryPolicy()
-        self._cooldown = Cooldown()
         self._probe_floors = ProbeFloors(embedder, cache_dir)
         self._floor: tuple[int, NotebookFloor] | None = None  # (matrix version, this notebook's floors)
 
@@ -100,69 +86,26 @@ class SemanticIndex(SettlesWithCooldown):
                 return IndexState("ready" if done == len(self._notes) else "idle", done, len(self._notes))
             return self._state
 
-    # -- building ------------------------------------------------------------------------------
-    def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
-        """Embed every passage not in the cache; blocking. Safe to call again after edits."""
-        with self._lock:
-            if self._state.state == "ready" and self._ready_version == self._version:
-                return self._state  # nothing changed since the last build: no scan, no save
-            if self._cooling_down():
-                return self._state  # failed a moment ago: not again on every keystroke
-        try:
-            cache = self._open_cache()
-        except EmbedderUnavailable as exc:
-            return self._settle(IndexState("unavailable", 0, len(self._notes), exc.reason, exc.enable))
-        except Exception as exc:  # noqa: BLE001 - a broken model must never take the exact tier down
-            return self._settle(IndexState("failed", 0, len(self._notes), f"embedder failed: {exc}"))
-        with self._lock:
-            # texts whose vectors the cache already holds need not be kept
-            for key in [k for k in self._texts if k in cache]:
-                del self._texts[key]
-            self._state = IndexState("building", self._done_count(), len(self._notes))
-        failed = self._embed_pending(cache, self._missing, lambda: (self._done_count(), len(self._notes)),
-                                     EMBED_BATCH, SAVE_EVERY_S, progress)
-        if failed is not None:
-            return failed
-        with self._lock:
-            if self._missing():  # stopped early
-                self._state = IndexState("idle", self._done_count(), len(self._notes))
-                cache.save()
-                return self._state
-            keep = {k for keys in self._keys for k in keys}
-        cache.save(keep=keep)
-        with self._lock:
-            self._ready_version = self._version
-        state = self._settle(IndexState("ready", len(self._notes), len(self._notes)))
+    # -- building (the lifecycle is engines/embed/background_index.py's) -------------------------
+    def _pending(self) -> list[bytes]:
+        return self._missing()
+
+    def _counts(self) -> tuple[int, int]:
+        return self._done_count(), len(self._notes)
+
+    def _all_keys(self) -> set[bytes]:
+        return {k for keys in self._keys for k in keys}
+
+    def _current(self) -> bool:
+        return self._state.state == "ready" and self._ready_version == self._version
+
+    _up_to_date = _current
+
+    def _whole(self) -> None:
+        self._ready_version = self._version
+
+    def _completed(self) -> None:
         self.floor()  # measured now, while the index is fresh, not on the first query
-        return state
-
-    def start(self) -> None:
-        """Build in a background thread (again, if edits arrived since the last build)."""
-        with self._lock:
-            if self._thread is not None and self._thread.is_alive():
-                return
-            if self._cooling_down():
-                return
-            if self._state.state == "ready" and self._ready_version == self._version:
-                return
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="olai-notes-index", daemon=True)
-            self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            state = self.build()
-            with self._lock:
-                if state.state != "ready" or not self._missing():
-                    return
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def notices(self) -> list[str]:
-        return list(self._cache.notices) if self._cache is not None else []
 
     # -- searching -----------------------------------------------------------------------------
     def ranked(self, query_vector: np.ndarray) -> Ranked:
@@ -205,12 +148,6 @@ class SemanticIndex(SettlesWithCooldown):
         return floor
 
     # -- internals -----------------------------------------------------------------------------
-    def _open_cache(self) -> VectorCache:
-        if self._cache is None:
-            info = self.embedder.info()
-            self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
-        return self._cache
-
     def _missing(self) -> list[bytes]:
         cache = self._cache
         if cache is None:

@@ -45,9 +45,10 @@ import numpy as np
 from engines.index_folder import (Stale, discard, folder_for, load_array, read_manifest, remove_other_generations,
                                  write_atomically, write_manifest)
 from engines.lexical import BM25Index
-from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, Problem, find_note_files, load_corpus, load_file,
+from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
 from engines.notes.words import note_words
+from engines.problems import Problem
 
 FORMAT = 1
 KIND = "notes-index"

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.errors import BadInput
-from engines.products.product import Problem, Product
+from engines.problems import Problem
+from engines.products.product import Product
 from engines.products.tables import Reading, TableError
 
 
@@ -144,7 +145,7 @@ def load_catalogue(path: str | os.PathLike, knowledge=None) -> Catalogue:
         products.extend(got)
         problems.extend(bad)
         readings.append(reading)
-    if not products and root.is_file() and [p.where for p in problems] == [str(root)]:
+    if not products and root.is_file() and [p.path for p in problems] == [str(root)]:
         raise CatalogueError(str(problems[0]))  # the file's one cause, not wrapped twice
     return _finish(products, problems, readings, str(root), knowledge, root)
 

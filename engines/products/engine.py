@@ -15,9 +15,10 @@ import threading
 import time
 from typing import Iterable, Iterator, Sequence
 
-from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect
+from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect, ms_since
 from engines.contract import Engine, EngineStatus, Passage, Ranked, bounded, model_tier_report, ranked_by_search
-from engines.tiers import choose_tiers, recall_switched_off
+from engines.tiers import recall_switched_off
+from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
 from engines.lexical import fold, top_of
 from engines.products.knowledge import words
@@ -45,13 +46,7 @@ JUDGE_DEADLINE_S = 0.8
 BASELINES = ("bm25", "knn", "hybrid_rrf")
 
 
-
-def parse_tiers(tiers: str | Iterable[str] | None) -> tuple[str, ...]:
-    """The tiers asked for, validated (None: all). Raises ValueError naming an unknown tier."""
-    return choose_tiers(tiers, TIERS, TIERS, ENGINE)
-
-
-class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
+class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -95,48 +90,26 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
     def products(self) -> list[Product]:
         return self.catalogue.products
 
-    # -- the vectors source ----------------------------------------------------------------------
-    @property
-    def vectors(self) -> ProductVectors:
-        with self._lock:
-            if self._vectors is None:
-                if self._embedder is None:
-                    from engines.embed.choose import embedder_for  # lazily: cheap use never loads the model
-
-                    self._embedder = embedder_for("products")  # config.toml [products] model / OLAI_EMBED_MODEL
-                texts = [product_text(p, self.knowledge) for p in self.products]
-                self._vectors = ProductVectors(self._embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
-                                               self.waiting("embedding products"))
-            return self._vectors
-
-    def build_index(self, progress=None):
-        return self.vectors.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        self.vectors.start()
+    # -- the vectors source (made on first use: engines/embed/background_index.py) ---------------
+    def _new_index(self) -> ProductVectors:
+        texts = [product_text(p, self.knowledge) for p in self.products]
+        return ProductVectors(self.embedder, texts, self.scope, self._cache_dir, self.wait_for_index,
+                              self.waiting("embedding products"))
 
     def close(self) -> None:
         self.router.close()
-        if self._vectors is not None:
-            self._vectors.close()
+        self.stop_indexing()
         closer = getattr(self.judge, "close", None)
         if closer is not None:
             closer()
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------
-    def index_summary(self, state) -> str:
-        return f"{state.of:,} products, {len(self.vectors.embedded_texts):,} embedded now"
-
     def items(self) -> int:
         return len(self.products)
 
     @property
     def corpus_label(self) -> str:
         return self.scope
-
-    def start(self) -> None:
-        if not recall_switched_off():
-            self.start_indexing()
 
     def check_tier(self, tier: str) -> None:
         if tier not in self.rankings:
@@ -205,10 +178,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         return EngineStatus(self.name, self.scope, len(self.products), tiers, self.notices())
 
     def notices(self) -> list[str]:  # a config problem (judge, recall backend); the vector cache's; the model's
-        from engines.embed.choose import model_notices  # the model that answers, and any fallback
-
-        return list(self.config_notices) + list(getattr(getattr(self._vectors, "_cache", None), "notices", None) or []) \
-            + model_notices(self._embedder)
+        return list(self.config_notices) + self.vector_notices()
 
     # -- searching -------------------------------------------------------------------------------
     def collect(self, query: str, batches) -> Answer:
@@ -224,7 +194,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
 
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None,
                sources: Sequence[str] = SOURCES) -> Iterator[Batch]:
-        wanted = parse_tiers(tiers)
+        wanted = self.parse_tiers(tiers)
         started = time.perf_counter()
         request = self.understand(query)
         understood = {"understood": request.understood()}
@@ -232,7 +202,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         if EXACT in wanted:
             rows = self._exact_rows(request, allowed, limit)
             hits = [self._hit(request, pos, EXACT, 1.0) for pos in rows]
-            yield Batch(hits, [TierReport(EXACT, "answered" if hits else "empty", _ms(started), len(hits))],
+            yield Batch(hits, [TierReport(EXACT, "answered" if hits else "empty", ms_since(started), len(hits))],
                         total=len(hits), extras=understood)
         else:
             yield Batch([], [TierReport(EXACT, "off", None, 0, enable="add exact to --tiers")], extras=understood)
@@ -249,7 +219,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
             return
         t = time.perf_counter()
         found, backend, fallback = self.router.recall(self, request, tuple(sources), allowed)
-        recall_ms = _ms(t)
+        recall_ms = ms_since(t)
         if found.corrections:
             request.notes.extend(f"also looked for '{w}' as '{c}'" for w, c in found.corrections.items())
             understood = {"understood": request.understood()}
@@ -309,7 +279,7 @@ class ProductsEngine(LiveCatalogue, ProductsPresenting, Engine):  # LiveCatalogu
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None
-        judge_ms = _ms(t)
+        judge_ms = ms_since(t)
         ranks = {pos: (score, r) for pos, score, r in found.fused}
         if judgements is None:
             labels = [j.label for j in self._rules_labels(request, found)]
@@ -380,8 +350,4 @@ def collect_products(query: str, batches: Iterable[Batch]) -> Answer:
     return answer
 
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)
-
-
-__all__ = ["ProductsEngine", "TIERS", "parse_tiers", "collect_products", "CatalogueError"]
+__all__ = ["ProductsEngine", "TIERS", "collect_products", "CatalogueError"]

@@ -16,7 +16,8 @@ from engines.products.allergen_words import MAY_CONTAIN, NONE_WORDS, UNKNOWN_WOR
 from engines.products.columns import (Mapping, MappingError, Overrides, guess, overrides_for, overrides_from_config,
                                       pick_header)
 from engines.products.off import claims_of
-from engines.products.product import Problem, Product, parse_quantity
+from engines.problems import Problem
+from engines.products.product import Product, parse_quantity
 from engines.products.tables import Reading, Table, TableError, read_json_lines, read_sheet, read_text_table
 
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt", ".tab")

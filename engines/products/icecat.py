@@ -11,7 +11,8 @@ import json
 import zipfile
 from pathlib import Path
 
-from engines.products.product import Problem, Product, parse_quantity
+from engines.problems import Problem
+from engines.products.product import Product, parse_quantity
 
 
 def read_icecat(path: Path) -> tuple[list[Product], list[Problem]]:

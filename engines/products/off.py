@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 from engines.lexical import fold
-from engines.products.product import Problem, Product, parse_quantity, split_tags
+from engines.problems import Problem
+from engines.products.product import Product, parse_quantity, split_tags
 from engines.products.vocabulary import (ALLERGEN_TAGS, CLAIM_NAME_PHRASES, CLAIM_TAG_PREFIXES, CLAIM_TAGS,
                                          INGREDIENT_WORDS, NOT_ALLERGEN_PHRASES)
 

@@ -13,15 +13,6 @@ from typing import Iterable
 from engines.lexical import fold
 
 
-@dataclass(frozen=True)
-class Problem:
-    where: str  # file:line
-    cause: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.cause}"
-
-
 UNIT_BASE = {"g": ("g", 1.0), "kg": ("g", 1000.0), "mg": ("g", 0.001), "gr": ("g", 1.0), "grams": ("g", 1.0),
              "gramma": ("g", 1.0), "grammaa": ("g", 1.0), "oz": ("g", 28.3495), "lb": ("g", 453.592),
              "lbs": ("g", 453.592), "ml": ("ml", 1.0), "cl": ("ml", 10.0), "dl": ("ml", 100.0), "l": ("ml", 1000.0),

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engines.products.product import Problem
+from engines.problems import Problem
 
 DELIMITERS = (";", ",", "\t", "|")
 DELIMITER_NAMES = {";": "';'", ",": "','", "\t": "tab", "|": "'|'"}
@@ -286,5 +286,5 @@ def _json_text(value) -> str:
 
 
 def _line_order(problem: Problem) -> int:
-    tail = problem.where.rsplit(":", 1)[-1]
+    tail = problem.path.rsplit(":", 1)[-1]
     return int(tail) if tail.isdigit() else 0

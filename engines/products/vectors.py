@@ -8,48 +8,44 @@ so far and the source says ``indexing`` with how far it got.
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Callable
 
 import numpy as np
 
+from engines.embed.background_index import SAVE_EVERY_S, BackgroundIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
-from engines.embed.index_state import IndexState, SettlesWithCooldown
-from engines.embed.retry import BatchFailed, Cooldown, RetryPolicy, check_shape, embed_checked
+from engines.embed.index_state import IndexState
+from engines.embed.retry import BatchFailed, check_shape, embed_checked
 from engines.products.request import Request
 
 VECTOR_TOP = 40  # as many as the fusion takes from this source (recall.QUOTAS["vectors"])
 EMBED_BATCH = 32  # products per embed call: ~0.3 s on 2 cores, so progress moves and a stop is quick
-SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 PUBLISH_EVERY_S = 2.0  # searches during a build see new vectors at most this late
 
 
+class ProductVectors(BackgroundIndex):
+    """The lifecycle (start, stop, cache, cooldown) of engines/embed/background_index.py; its own build
+    over a fixed list of texts, publishing the matrix every PUBLISH_EVERY_S while it runs."""
 
+    thread_name = "olai-products-vectors"
 
-class ProductVectors(SettlesWithCooldown):
     def __init__(self, embedder: Embedder, texts: list[str], scope: str, cache_dir: str | None = None,
                  wait: bool = False, wait_progress: Callable[[int, int], None] | None = None) -> None:
         """``wait``: a search waits for the vectors (the command line), told to ``wait_progress(done, of)``."""
-        self.embedder = embedder
+        super().__init__(embedder, scope, cache_dir, of=len(texts))
         self.texts = texts
         self.keys = [text_key(t) for t in texts]
-        self.scope = scope
-        self.cache_dir = cache_dir
         self.wait = wait
         self.wait_progress = wait_progress
-        self.embedded_texts: list[str] = []  # embedded by this process (the rest came from the cache)
-        self._cache: VectorCache | None = None
-        self._lock = threading.RLock()
-        self._state = IndexState("idle", 0, len(texts))
-        self._matrix = np.zeros((0, 1), np.float32)
-        self._rows = np.zeros(0, np.int64)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
-        self.retry = RetryPolicy()
-        self._cooldown = Cooldown()
+        self._rows = np.zeros(0, np.int64)  # the product of each row of _matrix
+
+    def _pending(self) -> list[bytes]:
+        return [k for k in self.keys if self._cache is None or k not in self._cache]
+
+    def _up_to_date(self) -> bool:
+        return self._state.state in ("building", "ready")
 
     # -- building --------------------------------------------------------------------------------
     def state(self) -> IndexState:
@@ -63,10 +59,7 @@ class ProductVectors(SettlesWithCooldown):
                 return self._state
             self._state = IndexState("building", len(self._rows), len(self.keys))
         try:
-            if self._cache is None:
-                info = self.embedder.info()
-                self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
-            cache = self._cache
+            cache = self._open_cache()
             missing = list(dict.fromkeys(k for k in self.keys if k not in cache))
             text_of = dict(zip(self.keys, self.texts))
             self._publish(cache)
@@ -107,21 +100,6 @@ class ProductVectors(SettlesWithCooldown):
             self._rows, self._matrix = np.asarray(rows, np.int64), matrix
             if self._state.state == "building":
                 self._state = IndexState("building", len(rows), len(self.keys))
-
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is not None and self._thread.is_alive():
-                return
-            if self._state.state not in ("idle", "unavailable", "failed") or self._cooling_down():
-                return
-            self._stop.clear()
-            self._thread = threading.Thread(target=self.build, name="olai-products-vectors", daemon=True)
-            self._thread.start()
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
 
     # -- searching -------------------------------------------------------------------------------
     def cosines(self, query_vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engines.answer import RESEMBLANCE, collect
-from engines.code.engine import EMBEDDING, LEXICAL, CodeEngine, parse_tiers
+from engines.code.engine import EMBEDDING, LEXICAL, CodeEngine
 from engines.code.live import CodeWatcher
 from engines.embed.llama import LlamaEmbedder
 
@@ -201,10 +201,10 @@ def test_queries_with_no_searchable_words_answer_cleanly(demo, query):
 
 
 def test_tiers_are_validated_and_default_to_lexical():
-    assert parse_tiers(None) == (LEXICAL,)
-    assert parse_tiers("embedding,lexical") == BOTH
+    assert CodeEngine.parse_tiers(None) == (LEXICAL,)
+    assert CodeEngine.parse_tiers("embedding,lexical") == BOTH
     with pytest.raises(ValueError, match="unknown tier 'semantic' for code"):
-        parse_tiers("lexical,semantic")
+        CodeEngine.parse_tiers("lexical,semantic")
 
 
 def test_the_watcher_sees_a_new_file_without_being_told(tmp_path, embedder):

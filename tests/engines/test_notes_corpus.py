@@ -18,8 +18,8 @@ from engines.notes.corpus import CorpusError, is_note_file, load_corpus, load_fi
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "fixtures" / "notes"
-CORPUS_SOURCE = REPO / "engines" / "notes" / "corpus.py"
-VAULT_SOURCE = REPO / "engines" / "notes" / "vault.py"
+# the project modules corpus.py imports (errors is stubbed in the child), then corpus.py itself
+LOADER_MODULES = ("engines.problems", "engines.folders", "engines.notes.vault", "engines.notes.corpus")
 
 
 def by_id(load):
@@ -194,18 +194,18 @@ def interpreter_anyone_can_run() -> str | None:
 # stdin: the child needs no access to the checkout.
 LOAD_IN_CHILD = """
 import json, sys, types
-errors = types.ModuleType("engines.errors")  # the project modules corpus.py imports: errors, vault
+errors = types.ModuleType("engines.errors")  # the one project module corpus.py imports that is stubbed
 exec("class BadInput(Exception): pass", errors.__dict__)
 sys.modules["engines.errors"] = errors
-sources = sys.stdin.read().split("\\n# ---- corpus.py ----\\n")
-for name, source in zip(("engines.notes.vault", "engines.notes.corpus"), sources):
+sources = sys.stdin.read().split("\\n# ---- next module ----\\n")
+for name, source in zip(%r, sources):
     module = types.ModuleType(name)
     sys.modules[name] = module
     exec(compile(source, name, "exec"), module.__dict__)
 load = module.load_corpus(sys.argv[1])
 notes = [[n.id, n.title] for n in load.notes]
 print(json.dumps({"notes": notes, "problems": [[p.path, p.cause] for p in load.problems]}))
-"""
+""" % (LOADER_MODULES,)
 
 
 def load_as_someone_else(corpus: Path) -> dict:
@@ -218,7 +218,8 @@ def load_as_someone_else(corpus: Path) -> dict:
         as_nobody = {"user": 65534, "group": 65534, "extra_groups": []}
     done = subprocess.run(
         [python, "-I", "-c", LOAD_IN_CHILD, str(corpus)],
-        input=VAULT_SOURCE.read_text(encoding="utf-8") + "\n# ---- corpus.py ----\n" + CORPUS_SOURCE.read_text(encoding="utf-8"),
+        input="\n# ---- next module ----\n".join(
+            (REPO / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8") for name in LOADER_MODULES),
         capture_output=True, text=True,
         timeout=60, cwd="/", env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, **as_nobody,
     )

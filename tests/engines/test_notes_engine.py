@@ -14,7 +14,7 @@ from engines.answer import RESEMBLANCE, WEAK_GUESS, collect
 from engines.embed.llama import FLOOR, LlamaEmbedder
 from engines.lexical import standard_tokenize
 from engines.notes.chunks import passages
-from engines.notes.engine import NotesEngine, parse_tiers
+from engines.notes.engine import NotesEngine
 from engines.notes.exact import ExactMatcher
 from engines.notes.words import note_words
 
@@ -60,8 +60,8 @@ def test_the_exact_word_finds_the_slugs_note_as_evidence_first(demo):
 
 def test_the_tiers_are_exact_then_words_then_semantic():
     assert NotesEngine.tiers == ("exact", "words", "semantic")
-    assert parse_tiers(None) == ("exact", "words", "semantic")
-    assert parse_tiers("semantic,words") == ("words", "semantic")
+    assert NotesEngine.parse_tiers(None) == ("exact", "words", "semantic")
+    assert NotesEngine.parse_tiers("semantic,words") == ("words", "semantic")
 
 
 FILL_QUERIES = ["seedlings", "slugs got", "protecting young plants from snails", "compost heap turning",
@@ -117,7 +117,7 @@ def test_the_words_tier_alone_answers_without_loading_the_model():
     answer = ask(engine, "slugs got", tiers=("words",))
     assert answer.hits and {h.tier for h in answer.hits} == {"words"}
     assert answer.tier("exact").status == "off" and answer.tier("semantic").status == "off"
-    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+    assert engine._embedder is None and engine._vectors is None, "the model was loaded for nothing"
 
 
 def test_without_the_model_the_words_tier_still_fills(tmp_path):
@@ -165,7 +165,7 @@ def test_when_exact_fills_the_limit_meaning_is_skipped_and_the_model_never_loads
     assert [h.tier for h in answer.hits] == ["exact"] * 3
     assert answer.tier("semantic").status == "skipped" and answer.tier("words").status == "skipped"
     assert answer.total > 3, "total counts every exact match, uncapped"
-    assert engine._embedder is None and engine._semantic is None, "the model was loaded for nothing"
+    assert engine._embedder is None and engine._vectors is None, "the model was loaded for nothing"
 
 
 def test_semantic_fill_takes_only_the_room_exact_left(demo):
@@ -254,7 +254,7 @@ class _HeldEmbedder(LlamaEmbedder):
 
 
 def test_while_the_index_builds_answers_say_indexing_with_progress_and_exact_is_not_held(tmp_path, monkeypatch):
-    monkeypatch.setattr("engines.notes.semantic.EMBED_BATCH", 8)
+    monkeypatch.setattr("engines.notes.semantic.SemanticIndex.embed_batch", 8)
     held = _HeldEmbedder()
     engine = NotesEngine(DEMO, embedder=held, cache_dir=str(tmp_path), wait_for_index=False)
     try:

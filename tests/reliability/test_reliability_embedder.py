@@ -210,7 +210,7 @@ def test_a_query_vector_of_another_width_fails_the_tier_not_the_search(tmp_path)
 
 # -- an embed that raises midway through a batch -------------------------------------------------------
 def test_a_batch_that_fails_once_is_retried_and_the_index_completes(tmp_path, monkeypatch):
-    monkeypatch.setattr(notes_semantic, "EMBED_BATCH", 3)
+    monkeypatch.setattr(notes_semantic.SemanticIndex, "embed_batch", 3)
     embedder = FaultyEmbedder(fail_from=2, fail_once=True)
     engine = NotesEngine(small_notebook(tmp_path / "notes"), embedder=embedder, cache_dir=str(tmp_path / "cache"),
                          wait_for_index=True)
@@ -225,7 +225,7 @@ def test_a_batch_that_fails_once_is_retried_and_the_index_completes(tmp_path, mo
 
 def test_a_batch_that_keeps_failing_is_reported_after_three_tries_and_recovers_after_the_cooldown(tmp_path,
                                                                                                    monkeypatch):
-    monkeypatch.setattr(notes_semantic, "EMBED_BATCH", 3)
+    monkeypatch.setattr(notes_semantic.SemanticIndex, "embed_batch", 3)
     embedder = FaultyEmbedder(fail_from=2)
     engine = NotesEngine(small_notebook(tmp_path / "notes"), embedder=embedder, cache_dir=str(tmp_path / "cache"),
                          wait_for_index=True)
@@ -254,7 +254,7 @@ def test_a_batch_that_keeps_failing_is_reported_after_three_tries_and_recovers_a
 
 
 def test_the_code_index_retries_reports_and_recovers_the_same_way(tmp_path, monkeypatch):
-    monkeypatch.setattr(code_vectors, "EMBED_BATCH", 8)
+    monkeypatch.setattr(code_vectors.VectorIndex, "embed_batch", 8)
     embedder = FaultyEmbedder(fail_from=3)
     engine = CodeEngine(REPO / "fixtures" / "code", embedder=embedder, cache_dir=str(tmp_path / "cache"),
                         wait_for_index=True)

@@ -1,0 +1,197 @@
+"""The one lifecycle of a background vector index (notes' passages, code's symbols, products' texts).
+
+Vectors come from the vector cache when a text was embedded before (keyed by model id and text
+sha256), so an edit re-embeds only what changed. A build runs in a background thread (``start``) or
+inline (``build``, a search or ``olai-tui index`` waiting on it); until it is done a search sees what
+is embedded so far. A failed or unavailable build waits a cooldown before it is tried again.
+
+A subclass says what its items are: ``_pending()`` (keys still to embed), ``_counts()`` (items
+done, of), ``_all_keys()`` (the keys a complete index keeps in the cache), ``_up_to_date()`` (no
+build is needed) and what a complete build measures on top (``_completed``).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import numpy as np
+
+from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.embed.cache import VectorCache
+from engines.embed.index_state import IndexState, SettlesWithCooldown
+from engines.embed.retry import Cooldown, RetryPolicy
+
+SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
+
+
+class BackgroundIndex(SettlesWithCooldown):
+    embed_batch = 32  # texts per embed call: a subclass sets its own (about 0.5 s on 2 cores)
+    thread_name = "olai-index"
+
+    def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None, of: int = 0) -> None:
+        self.embedder = embedder
+        self.scope = scope
+        self.cache_dir = cache_dir
+        self._cache: VectorCache | None = None
+        self._lock = threading.RLock()
+        self._texts: dict[bytes, str] = {}  # texts not yet known to be in the cache
+        self._version = 0  # moves on every change of the items or the cache
+        # the vectors a search reads, stacked: restacked when _version has moved past _matrix_version
+        self._matrix = np.zeros((0, 1), np.float32)
+        self._matrix_version = -1
+        self._state = IndexState("idle", 0, of)
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.embedded_texts: list[str] = []  # texts this process embedded (the rest came from the cache)
+        # a failed batch is retried with backoff; a failed index tries again once per cooldown (retry.py)
+        self.retry = RetryPolicy()
+        self._cooldown = Cooldown()
+
+    # -- what a subclass says ----------------------------------------------------------------------
+    def _pending(self) -> list[bytes]:
+        """The keys still to embed (called under the lock)."""
+        return list(self._texts)
+
+    def _counts(self) -> tuple[int, int]:
+        """(items whose vectors are all in, items): called under the lock."""
+        raise NotImplementedError
+
+    def _all_keys(self) -> set[bytes]:
+        """Every key of the index as it is now: a complete build drops every other vector from the cache."""
+        raise NotImplementedError
+
+    def _up_to_date(self) -> bool:
+        """Nothing to build (called under the lock): ``start`` does not start a thread."""
+        return self._cache is not None and not self._pending()
+
+    def _current(self) -> bool:
+        """``build`` returns at once, without a scan or a save (called under the lock)."""
+        return False
+
+    def _whole(self) -> None:
+        """Called under the lock when a build leaves nothing pending, before the state says ready."""
+
+    def _completed(self) -> None:
+        """What a complete build measures on top, once it is ready (notes' floor, code's density)."""
+
+    # -- the lifecycle -----------------------------------------------------------------------------
+    def notices(self) -> list[str]:
+        return list(self._cache.notices) if self._cache is not None else []
+
+    def build(self, progress: Callable[[int, int], None] | None = None) -> IndexState:
+        """Embed every text not in the cache; blocking. Safe to call again after edits."""
+        with self._lock:
+            if self._current() or self._cooling_down():
+                return self._state  # nothing changed, or failed a moment ago: not again on every keystroke
+        try:
+            cache = self._open_cache()
+        except EmbedderUnavailable as exc:
+            return self._settle(IndexState("unavailable", 0, self._counted(self._counts)[1], exc.reason, exc.enable))
+        except Exception as exc:  # noqa: BLE001 - a broken model must never take the cheap tiers down
+            return self._settle(IndexState("failed", 0, self._counted(self._counts)[1], f"embedder failed: {exc}"))
+        with self._lock:
+            for key in [k for k in self._texts if k in cache]:  # their vectors are in the cache already
+                del self._texts[key]
+            self._state = IndexState("building", *self._counts())
+        failed = self._embed_pending(cache, self._pending, self._counts, self.embed_batch, SAVE_EVERY_S, progress)
+        if failed is not None:
+            return failed
+        with self._lock:
+            finished = not self._pending()
+            keep = self._all_keys() if finished else None
+        cache.save(keep=keep)  # a no-op when nothing changed
+        if not finished:  # stopped early
+            return self._settle(IndexState("idle", *self._counted(self._counts)))
+        with self._lock:
+            self._whole()
+        state = self._settle(IndexState("ready", *self._counted(self._counts)))
+        self._completed()
+        return state
+
+    def start(self) -> None:
+        """Build in a background thread (again, if edits arrived since the last build)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            if self._cooling_down() or self._up_to_date():
+                return
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            state = self.build()
+            with self._lock:
+                if state.state != "ready" or not self._pending():
+                    return
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def _open_cache(self) -> VectorCache:
+        if self._cache is None:
+            info = self.embedder.info()
+            self._cache = VectorCache(info.model_id, info.dims, scope=self.scope, directory=self.cache_dir)
+        return self._cache
+
+
+class LazyVectors:
+    """An engine's embedder and background index, each made on first use: a search that never asks
+    for meaning never loads the model. The engine makes its index in ``_new_index()`` (with
+    ``self.embedder``) and keeps ``name``, ``item_noun`` and a ``_lock`` (engines/contract.py)."""
+
+    _embedder: Embedder | None = None
+    _vectors: BackgroundIndex | None = None
+    embedded_noun = "embedded"  # what index_summary counts: notes say "passages embedded"
+
+    def _new_index(self) -> BackgroundIndex:
+        raise NotImplementedError
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from engines.embed.choose import embedder_for  # lazily: the cheap tiers never load it
+
+            self._embedder = embedder_for(self.name)  # config.toml [<engine>] model / OLAI_EMBED_MODEL
+        return self._embedder
+
+    @property
+    def vectors(self):
+        with self._lock:  # two first searches at once make one index, not two
+            if self._vectors is None:
+                self._vectors = self._new_index()
+            return self._vectors
+
+    semantic = vectors  # the notes engine's name for it (``state()`` with done/of)
+
+    def build_index(self, progress=None):
+        return self.vectors.build(progress=progress)
+
+    def start_indexing(self) -> None:
+        self.vectors.start()
+
+    def stop_indexing(self) -> None:
+        if self._vectors is not None:
+            self._vectors.stop()
+
+    def start(self) -> None:
+        from engines.tiers import recall_switched_off
+
+        if not recall_switched_off():
+            self.start_indexing()
+
+    def close(self) -> None:
+        self.stop_indexing()
+
+    def index_summary(self, state) -> str:
+        return f"{state.of:,} {self.item_noun}, {len(self.vectors.embedded_texts):,} {self.embedded_noun} now"
+
+    def vector_notices(self) -> list[str]:
+        """The vector cache's notices, then the model's: which answers, and any fallback."""
+        from engines.embed.choose import model_notices
+
+        return (self._vectors.notices() if self._vectors is not None else []) + model_notices(self._embedder)

@@ -1,0 +1,132 @@
+"""The one background-index lifecycle (engines/embed/background_index.py) on its own, with a small
+subclass and a numpy embedder: what notes, code and products rely on without each testing it."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+
+import numpy as np
+
+from engines.embed.background_index import BackgroundIndex, LazyVectors
+from engines.embed.base import EmbedderInfo, EmbedderUnavailable
+from engines.embed.cache import text_key
+from engines.embed.retry import RetryPolicy
+
+
+class HashEmbedder:
+    """Unit vectors from each text's sha256: no model, the same vector for the same text."""
+
+    def __init__(self, unavailable: bool = False, hold: threading.Event | None = None) -> None:
+        self.unavailable = unavailable
+        self.hold = hold
+        self.embedded: list[str] = []
+        self.info_calls = 0
+
+    def info(self) -> EmbedderInfo:
+        self.info_calls += 1
+        if self.unavailable:
+            raise EmbedderUnavailable("no model here", "install one")
+        return EmbedderInfo("hash-8", 8, 0.1)
+
+    def embed(self, texts, kind):
+        if self.hold is not None:
+            self.hold.wait(timeout=30)
+        self.embedded.extend(texts)
+        out = np.array([[b - 127.5 for b in hashlib.sha256(t.encode()).digest()[:8]] for t in texts], np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+class Lines(BackgroundIndex):
+    """One vector per line of text: the smallest index the base serves."""
+
+    embed_batch = 2
+
+    def set_lines(self, lines: list[str]) -> None:
+        with self._lock:
+            self.keys = [text_key(t) for t in lines]
+            self._texts = {k: t for k, t in zip(self.keys, lines) if self._cache is None or k not in self._cache}
+            self._version += 1
+
+    def _counts(self) -> tuple[int, int]:
+        cache = self._cache
+        return (0 if cache is None else sum(1 for k in self.keys if k in cache)), len(self.keys)
+
+    def _all_keys(self) -> set[bytes]:
+        return set(self.keys)
+
+
+def test_a_build_embeds_each_text_once_and_a_second_build_nothing(tmp_path):
+    embedder = HashEmbedder()
+    index = Lines(embedder, scope="lines", cache_dir=str(tmp_path))
+    index.set_lines(["a", "b", "c", "b"])
+    seen: list[tuple[int, int]] = []
+    state = index.build(progress=lambda done, of: seen.append((done, of)))
+    assert (state.state, state.done, state.of) == ("ready", 4, 4)
+    assert sorted(embedder.embedded) == ["a", "b", "c"], "a text said twice is embedded once"
+    assert seen and seen[-1] == (4, 4), "progress reaches done == of"
+    index.set_lines(["a", "b", "c", "d"])
+    assert index.build().state == "ready" and embedder.embedded[-1:] == ["d"], "an edit embeds only what is new"
+
+    again = Lines(HashEmbedder(), scope="lines", cache_dir=str(tmp_path))
+    again.set_lines(["a", "b", "c", "d"])
+    assert again.build().state == "ready" and again.embedded_texts == [], "the saved cache answers a second process"
+
+
+def test_start_builds_in_a_thread_stop_ends_it_and_an_index_up_to_date_starts_none(tmp_path):
+    hold = threading.Event()
+    index = Lines(HashEmbedder(hold=hold), scope="lines", cache_dir=str(tmp_path))
+    index.set_lines([f"line {i}" for i in range(10)])
+    index.start()
+    thread = index._thread
+    assert thread is not None and thread.is_alive()
+    index.start()
+    assert index._thread is thread, "one build thread at a time"
+    hold.set()
+    thread.join(timeout=30)
+    assert index.build().state == "ready"
+    index.start()
+    assert index._thread is thread, "nothing pending: no new thread"
+    index.stop()
+
+
+def test_an_unavailable_model_is_said_and_not_tried_again_inside_the_cooldown(tmp_path):
+    embedder = HashEmbedder(unavailable=True)
+    index = Lines(embedder, scope="lines", cache_dir=str(tmp_path))
+    index.retry = RetryPolicy(cooldown_s=0.2)
+    index.set_lines(["a", "b"])
+    state = index.build()
+    assert (state.state, state.reason, state.enable, state.of) == ("unavailable", "no model here", "install one", 2)
+    assert index.build().state == "unavailable" and embedder.info_calls == 1, "inside the cooldown: no new try"
+    index.start()
+    assert index._thread is None, "nor a background build"
+    time.sleep(0.25)
+    embedder.unavailable = False
+    assert index.build().state == "ready" and embedder.info_calls == 2, "after the cooldown it is tried again"
+
+
+class Engine(LazyVectors):
+    name = "lines"
+    item_noun = "lines"
+
+    def __init__(self, embedder, cache_dir: str) -> None:
+        self._embedder, self._vectors, self._lock, self.made = embedder, None, threading.Lock(), 0
+        self.cache_dir = cache_dir
+
+    def _new_index(self) -> Lines:
+        self.made += 1
+        index = Lines(self.embedder, scope="lines", cache_dir=self.cache_dir)
+        index.set_lines(["x", "y"])
+        return index
+
+
+def test_the_index_is_made_once_on_first_use_and_close_stops_it(tmp_path):
+    engine = Engine(HashEmbedder(), str(tmp_path))
+    engine.close()  # nothing made yet: nothing to stop, and nothing is made
+    assert engine._vectors is None and engine.made == 0
+    assert engine.vectors is engine.semantic and engine.made == 1
+    state = engine.build_index()
+    assert engine.index_summary(state) == "2 lines, 2 embedded now"
+    engine.close()
+    assert engine._vectors._stop.is_set()
