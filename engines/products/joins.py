@@ -23,14 +23,18 @@ def joined(reader, seq: tuple[str, ...], request) -> tuple[str, ...]:
     """``seq`` with every run said apart that one catalogue word says replaced by that word (noted)."""
     if not reader.vocabulary:
         return seq
+    # words of a rule said in several words are never part of a join: "low fat milk" keeps the claim
+    # low-fat ("fat milk" alone would be kevytmaito, and "low" a word to search)
+    ruled = {j for size in (2, 3, 4) for i in range(len(seq) - size + 1) if seq[i:i + size] in reader.never_joined
+             for j in range(i, i + size)}
     out, i = [], 0
     while i < len(seq):
         size, word = 1, None
-        if i + 1 < len(seq):
+        if i + 1 < len(seq) and not ruled & {i, i + 1}:
             word = _compound_of(reader, seq[i], seq[i + 1])
             size = 2
-        if word is None:
-            size, word = _phrase_at(reader, seq, i)
+        if word is None and i not in ruled:
+            size, word = _phrase_at(reader, seq[:min((j for j in ruled if j > i), default=len(seq))], i)
         if word:
             shown = " ".join(reader._local.shown.get(w, w) for w in seq[i:i + size])
             reader._local.shown.setdefault(word, shown)
