@@ -130,7 +130,19 @@ def build(folder: Path, knowledge: dict) -> tuple[dict, dict[str, dict[str, list
     for (a, x), by_lang in best.items():
         for b, found in by_lang.items():
             translations[x].update(y for _, y in sorted(found)[:TOP])
-    table = {w: sorted(t - {w}) for w, t in sorted(translations.items()) if t - {w}}
+    for names, t in zip(foods.values(), toks.values()):
+        # a food named by one English word Fineli uses nowhere else ("BILBERRY", "LICORICE LIQUORICE"): no
+        # Dice can be had from one food, but a name of one word beside a one-word Finnish and Swedish name
+        # is that word ("MUSTIKKA, METSÄMUSTIKKA" -> mustikka; "LAKRITSI", "LAKRITS")
+        english = t["en"]
+        if "," in names["en"] or not 1 <= len(english) <= 2 or any(freq["en"][x] >= MIN_FOODS for x in english):
+            continue  # every word of it rare: "CHILI PEANUTS" is no name of chili
+        for x in english:
+            # never an English word written closed of two known ones ("LOWFAT CREAM", "MILKFREE DIP MIX")
+            closed = any(freq["en"][x[:cut]] and freq["en"][x[cut:]] for cut in range(3, len(x) - 2))
+            if not closed and not translations.get(x):
+                translations[x].update(w for w in (one_word(names["fi"]), one_word(names["sv"])) if w)
+    table = {w: sorted(fold(y) for y in t - {w}) for w, t in sorted(translations.items()) if t - {w}}
     words_json = {"about": "Written by tools/fineli_words.py from Fineli's aligned food names (THL, CC BY 4.0); "
                            "do not edit by hand.",
                   "lexicon": sorted(lexicon), "translations": table,
@@ -157,6 +169,8 @@ def english_phrases(foods, toks, bags, freq, pair) -> dict[str, list[str]]:
                     run = seq[i:i + n]
                     if all(len(w) >= 3 and w not in STOPWORDS for w in run):
                         found.add(" ".join(run))
+                        if n == 3:  # and its ends, apart: "OVEN-BAKED PANCAKE" is asked for as "oven pancake"
+                            found.add(f"{run[0]} * {run[2]}")
         grams.append(found)
     gram_freq: Counter = Counter(g for found in grams for g in found)
     together: Counter = Counter()
@@ -171,11 +185,13 @@ def english_phrases(foods, toks, bags, freq, pair) -> dict[str, list[str]]:
                     naming.update((g, lang, y) for y in ys & set(naming_words(names[lang])))
     best: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
     for (g, lang, y), c in together.items():
+        if " * " in g and gram_freq[g.replace(" * ", " ")]:
+            continue  # ends apart only for a phrase never said with them together ("white bread" is said)
         if c < MIN_FOODS or naming[(g, lang, y)] < MIN_FOODS:
             continue
         dice = 2 * c / (gram_freq[g] + freq[lang][y])
-        alone = max(2 * pair[("en", w, lang, y) if "en" < lang else (lang, y, "en", w)] / (freq["en"][w] + freq[lang][y])
-                    if freq["en"][w] else 0.0 for w in g.split())
+        alone = max(2 * pair[("en", w, lang, y)] / (freq["en"][w] + freq[lang][y])
+                    if freq["en"][w] else 0.0 for w in g.split() if w != "*")
         if dice >= PHRASE_DICE and dice >= alone + PHRASE_GAIN:
             best[g].append((lang, -dice, y))
     out = {}

@@ -80,7 +80,10 @@ class Words:
         milk", by its base forms, surmjölk), best first; () when Fineli's names hold no such phrase."""
         if len(said) < 2 or not all(w.isalpha() for w in said):
             return ()
-        return self.phrases.get(" ".join(fold(_lemmatize(w, "en")) for w in said), ())
+        bases = [fold(_lemmatize(w, "en")) for w in said]
+        # two words said may be a phrase's ends, its middle unsaid ("oven pancake": OVEN-BAKED PANCAKE)
+        return self.phrases.get(" ".join(bases), ()) or (self.phrases.get(f"{bases[0]} * {bases[1]}", ())
+                                                          if len(bases) == 2 else ())
 
     def closed_phrase(self, word: str) -> tuple[str, ...]:
         """An English word written closed that Fineli writes open: "buttermilk" as "butter milk" (kirnupiimä)."""
