@@ -6,7 +6,8 @@ Finnish and Swedish write as one compound what English says in two or three word
   "smart watch", are the judge's);
 - the phrase as Fineli's English names say it, aligned with one Finnish or Swedish word
   (``Words.phrase``: "whole milk" -> täysmaito, helmjölk; "soured milk" -> surmjölk; "buttermilk",
-  written closed, as "butter milk" -> kirnupiimä), where no join was found.
+  written closed, as "butter milk" -> kirnupiimä; a Swedish or Finnish compound no name holds by its parts'
+  English words: "ugnspannkaka", oven + pancake -> pannukakku), where no join was found.
 Either way only into a word the catalogue's names hold, never a phrase the reader knows as said (a
 kind's alias, a claim, an allergen, a brand: "oat drink" stays the kind). A kind's alias said whole keeps
 its kind; its phrase's words go to its narrowing words' alternatives instead (``phrase_alternatives``).
@@ -76,10 +77,24 @@ def _phrase_at(reader, seq: tuple[str, ...], i: int) -> tuple[int, str | None]:
                 return size, word
     word = seq[i]
     if word not in reader.vocabulary and _free(reader, (word,), foods_too=True):
-        found = _held(reader, reader.languages.closed_phrase(word))  # "buttermilk": butter milk
+        found = _held(reader, reader.languages.closed_phrase(word)) or _compound_phrase(reader, word)
         if found:
             return 1, found
     return 1, None
+
+
+def _compound_phrase(reader, word: str) -> str | None:
+    """A Finnish or Swedish compound no name holds whose parts say, in English, a phrase Fineli names by one
+    word: "ugnspannkaka" (ugn + pannkaka: oven, pancake) and "uunipannukakku" are pannukakku."""
+    parts = reader.languages.parts(word)
+    if len(parts) != 2:
+        return None
+    for first in reader.languages.translations(parts[0]):
+        for second in reader.languages.translations(parts[1]):
+            found = _held(reader, reader.languages.phrase((first, second)))
+            if found:
+                return found
+    return None
 
 
 def _held(reader, words: tuple[str, ...]) -> str | None:
