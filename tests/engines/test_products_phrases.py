@@ -24,7 +24,11 @@ WHOLESALE = ("Tuotenumero;Tuotenimi;Tuotenimi ruotsiksi\n"
              "FI05;KEVYTMAITO, RASVAA 1,5 %;LÄTTMJÖLK 1,5 % FETT\n"
              "FI06;RASVATON MAITO;SKUMMJÖLK\n"
              "FI07;OMENA, KUIVATTU;ÄPPLE TORKAT\n"
-             "FI08;OMENA, KOTIMAINEN, KUORITTU;ÄPPLE INHEMSKT, SKALAT\n")
+             "FI08;OMENA, KOTIMAINEN, KUORITTU;ÄPPLE INHEMSKT, SKALAT\n"
+             "FI09;PANNUKAKKU, KEVYTMAITO;PANNKAKA PÅ LÄTTMJÖLK\n"
+             "FI10;KAKKU, JUUSTOKAKKU;OSTKAKA\n"
+             "FI11;MUSTIKKA, METSÄMUSTIKKA;BLÅBÄR SKOGS-\n"
+             "FI12;KIISSELI, MUSTIKKAKEITTO;BLÅBÄRSSOPPA\n")
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +55,20 @@ def test_an_english_phrase_finds_the_one_word_finnish_names_it_by(wholesale, tex
     # Fineli's English says "SOURED MILK", "SOURED BUTTER MILK", "WHOLE MILK" where Finnish says PIIMÄ,
     # KIRNUPIIMÄ, TÄYSMAITO: before, each was read as milk narrowed by a word no milk's name holds
     assert top(wholesale, text) == wanted
+
+
+@pytest.mark.parametrize("text", ["oven pancake", "ugnspannkaka", "uunipannukakku"])
+def test_a_phrase_said_by_its_ends_or_by_a_compound_of_its_words_is_the_word(wholesale, text):
+    # Fineli says OVEN-BAKED PANCAKE; "oven pancake" was read as cake + "oven" + "pan", "ugnspannkaka" as
+    # cake + "ugnspann": a cheesecake came first
+    assert wholesale.reader.read(text).terms == ("pannukakku",)
+    assert top(wholesale, text) == "FI09"
+
+
+def test_a_food_fineli_names_by_one_rare_english_word_is_found_by_it(wholesale):
+    # "BILBERRY" is in one Fineli food only (MUSTIKKA, METSÄMUSTIKKA): no Dice; before, "bilberries" was
+    # read as berries + "bil"
+    assert top(wholesale, "bilberries") == "FI11"
 
 
 def test_a_kind_said_as_its_alias_keeps_its_kind_and_gains_the_phrase_words(wholesale):
@@ -87,21 +105,22 @@ def test_the_script_writes_phrases_and_preparation_words(tmp_path):
 
     rows = {"FI": ["1;TÄYSMAITO, RASVAA 3,5 %;FI", "2;TÄYSMAITO, LAKTOOSITON;FI", "3;TÄYSJYVÄRIISI;FI",
                    "4;RASVATON MAITO;FI", "5;OMENA;FI", "6;OMENA, KUIVATTU;FI", "7;LUUMU;FI",
-                   "8;LUUMU, KUIVATTU;FI", "9;APRIKOOSI;FI", "10;APRIKOOSI, KUIVATTU;FI"],
+                   "8;LUUMU, KUIVATTU;FI", "9;APRIKOOSI;FI", "10;APRIKOOSI, KUIVATTU;FI", "11;LAKRITSI;FI"],
             "SV": ["1;HELMJÖLK 3,5 %;SV", "2;HELMJÖLK LAKTOSFRI;SV", "3;FULLKORNSRIS;SV", "4;SKUMMJÖLK;SV",
                    "5;ÄPPLE;SV", "6;ÄPPLE TORKAT;SV", "7;PLOMMON;SV", "8;PLOMMON TORKAT;SV", "9;APRIKOS;SV",
-                   "10;APRIKOS TORKAD;SV"],
+                   "10;APRIKOS TORKAD;SV", "11;LAKRITS;SV"],
             "EN": ["1;WHOLE MILK 3.5 %;EN", "2;WHOLE MILK, LACTOSE FREE;EN", "3;WHOLE GRAIN RICE;EN",
                    "4;SKIMMED MILK;EN", "5;APPLE;EN", "6;APPLE, DRIED;EN", "7;PLUM;EN", "8;PLUM, DRIED;EN",
-                   "9;APRICOT;EN", "10;APRICOT, DRIED;EN"]}
+                   "9;APRICOT;EN", "10;APRICOT, DRIED;EN", "11;LICORICE LIQUORICE;EN"]}
     for lang, lines in rows.items():
         (tmp_path / f"foodname_{lang}.csv").write_text("FOODID;FOODNAME;LANG\n" + "\n".join(lines) + "\n",
                                                       encoding="iso-8859-1")
-    process = ["RAW", "RAW", "BOIL", "RAW", "RAW", "DRIE", "RAW", "DRIE", "RAW", "DRIE"]
+    process = ["RAW", "RAW", "BOIL", "RAW", "RAW", "DRIE", "RAW", "DRIE", "RAW", "DRIE", "IND"]
     (tmp_path / "food.csv").write_text("FOODID;FOODNAME;PROCESS\n" + "".join(
         f"{i};X;{p}\n" for i, p in enumerate(process, start=1)), encoding="iso-8859-1")
     knowledge = json.loads((ROOT / "fixtures" / "products" / "knowledge.json").read_text(encoding="utf-8"))
     built, _ = build(tmp_path, knowledge)
     assert built["phrases"]["whole milk"][0] == "taysmaito"
     assert "kuivattu" in built["preparation"] and "omena" not in built["preparation"]
+    assert built["translations"]["liquorice"] == ["lakrits", "lakritsi"]  # one food, its name one word
     assert build(tmp_path, knowledge)[0] == built
