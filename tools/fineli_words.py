@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from engines.lexical import fold  # noqa: E402
 from engines.products.compounds import Splitter  # noqa: E402
-from engines.products.knowledge import default_knowledge_path, words  # noqa: E402
+from engines.products.knowledge import default_knowledge_path, naming_words, words  # noqa: E402
 from engines.products.languages import WORDS_FILE, _lemmatize  # noqa: E402
 
 MIN_FOODS = 2  # a pair seen in one food only is as likely chance as meaning
@@ -44,6 +44,19 @@ TOP = 2  # translations kept per word and language
 CLASS_FOODS = 3  # a class's kind needs this many of its foods named as that kind
 CLASS_SHARE = 0.5  # ... and this share of all its foods ("Marjat" took snack bar from 4 of 30 named ones)
 TAIL_HEADS = 3  # "puuro" follows kaura, riisi, ohra, manna, ruis...; two heads let chance pairs in
+# An English phrase is kept as a translation of a Finnish or Swedish word only where it says that word at
+# least as well as any of its own words does ("whole milk" -> täysmaito Dice 0.59, "whole" alone 0.36;
+# "butter milk" -> kirnupiimä 1.0, "butter" alone 0.1), and only its best word a language: the second
+# best of "oat drink" was "lisätty" (added, of "calcium added"), of "chicken sauce" "strimlor" (strips)
+PHRASE_WORDS = (2, 3)
+PHRASE_DICE = 0.5  # at 0.4 "minced beef" took perunasoselaatikko (a casserole made with it, 0.44)
+PHRASE_GAIN = 0.1  # over its best word: at 0 "rainbow trout" took kirjolohifilee (trout fillet) from "trout"
+# A qualifier is a preparation word when Fineli puts it only on a cooked, dried, smoked... form of a food
+# that it also lists raw, for PREPARED_FOODS different foods ("KUIVATTU": OMENA, LUUMU, APRIKOOSI...), and
+# at most RAW_SHARE of its uses are on raw foods; 3 foods keep brands and recipe parts out (fazer, vaasan)
+PREPARED_FOODS = 3
+RAW_SHARE = 0.1
+NOT_PREPARED = ("RAW", "IND", "MIX", "X")  # Fineli's PROCESS codes of foods as they come
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -117,11 +130,111 @@ def build(folder: Path, knowledge: dict) -> tuple[dict, dict[str, dict[str, list
     for (a, x), by_lang in best.items():
         for b, found in by_lang.items():
             translations[x].update(y for _, y in sorted(found)[:TOP])
-    table = {w: sorted(t - {w}) for w, t in sorted(translations.items()) if t - {w}}
+    for names, t in zip(foods.values(), toks.values()):
+        # a food named by one English word Fineli uses nowhere else ("BILBERRY", "LICORICE LIQUORICE"): no
+        # Dice can be had from one food, but a name of one word beside a one-word Finnish and Swedish name
+        # is that word ("MUSTIKKA, METSÄMUSTIKKA" -> mustikka; "LAKRITSI", "LAKRITS")
+        english = t["en"]
+        if "," in names["en"] or not 1 <= len(english) <= 2 or any(freq["en"][x] >= MIN_FOODS for x in english):
+            continue  # every word of it rare: "CHILI PEANUTS" is no name of chili
+        for x in english:
+            # never an English word written closed of two known ones ("LOWFAT CREAM", "MILKFREE DIP MIX")
+            closed = any(freq["en"][x[:cut]] and freq["en"][x[cut:]] for cut in range(3, len(x) - 2))
+            if not closed and not translations.get(x):
+                translations[x].update(w for w in (one_word(names["fi"]), one_word(names["sv"])) if w)
+    table = {w: sorted(fold(y) for y in t - {w}) for w, t in sorted(translations.items()) if t - {w}}
     words_json = {"about": "Written by tools/fineli_words.py from Fineli's aligned food names (THL, CC BY 4.0); "
                            "do not edit by hand.",
-                  "lexicon": sorted(lexicon), "translations": table}
+                  "lexicon": sorted(lexicon), "translations": table,
+                  "phrases": english_phrases(foods, toks, bags, freq, pair),
+                  "preparation": preparation_words(folder, foods)}
     return words_json, fineli_names(foods, knowledge)
+
+
+def english_phrases(foods, toks, bags, freq, pair) -> dict[str, list[str]]:
+    """English phrase (2-3 words of one comma part, base forms, no stopwords) -> the Finnish and Swedish
+    words it says: Fineli writes "WHOLE MILK", "SOURED BUTTER MILK", "OVEN-BAKED PANCAKE" where Finnish
+    and Swedish write one compound (TÄYSMAITO, KIRNUPIIMÄ, PANNUKAKKU). Kept where the phrase is in
+    MIN_FOODS foods with the word, Dice >= PHRASE_DICE and PHRASE_GAIN above any of its own words'
+    Dice with that word; the best a language (Finnish first)."""
+    from engines.products.vocabulary import STOPWORDS
+
+    grams: list[set[str]] = []
+    for names in foods.values():
+        found = set()
+        for part in names["en"].lower().split(","):
+            seq = [fold(_lemmatize(w, "en")) for w in _WORD.findall(part)]
+            for n in PHRASE_WORDS:
+                for i in range(len(seq) - n + 1):
+                    run = seq[i:i + n]
+                    if all(len(w) >= 3 and w not in STOPWORDS for w in run):
+                        found.add(" ".join(run))
+                        if n == 3:  # and its ends, apart: "OVEN-BAKED PANCAKE" is asked for as "oven pancake"
+                            found.add(f"{run[0]} * {run[2]}")
+        grams.append(found)
+    gram_freq: Counter = Counter(g for found in grams for g in found)
+    together: Counter = Counter()
+    naming: Counter = Counter()  # ... and the word names the food (is in its naming words) in MIN_FOODS of them
+    for found, bag, t, names in zip(grams, bags, toks.values(), foods.values()):
+        for g in found:
+            if gram_freq[g] >= MIN_FOODS:  # whole words of the names, no compound's part ("hel" of helmjölk)
+                for lang in ("fi", "sv"):
+                    ys = bag[lang] & set(t[lang])
+                    together.update((g, lang, y) for y in ys)
+                    # "rainbow trout fillet" took "matlagningcreme" from "... I MATLAGNINGCREME" (in cream)
+                    naming.update((g, lang, y) for y in ys & set(naming_words(names[lang])))
+    best: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
+    for (g, lang, y), c in together.items():
+        if " * " in g and gram_freq[g.replace(" * ", " ")]:
+            continue  # ends apart only for a phrase never said with them together ("white bread" is said)
+        if c < MIN_FOODS or naming[(g, lang, y)] < MIN_FOODS:
+            continue
+        dice = 2 * c / (gram_freq[g] + freq[lang][y])
+        alone = max(2 * pair[("en", w, lang, y)] / (freq["en"][w] + freq[lang][y])
+                    if freq["en"][w] else 0.0 for w in g.split() if w != "*")
+        if dice >= PHRASE_DICE and dice >= alone + PHRASE_GAIN:
+            best[g].append((lang, -dice, y))
+    out = {}
+    for g, found in sorted(best.items()):
+        kept = [min(f for f in found if f[0] == lang)[2] for lang in ("fi", "sv") if any(f[0] == lang for f in found)]
+        out[g] = list(dict.fromkeys(kept))
+    return out
+
+
+def preparation_words(folder: Path, foods: dict[str, dict[str, str]]) -> list[str]:
+    """Qualifier words that say a food was prepared (KUIVATTU dried, KEITETTY boiled, SAVUSTETTU smoked;
+    TORKAD, KOKT; DRIED, BOILED): from Fineli's PROCESS codes, words after the first comma part of the
+    names of prepared foods whose first part Fineli also lists raw, in PREPARED_FOODS foods, rarely on raw
+    ones. A request that names no preparation is answered by the plain food before them ("omenat":
+    OMENA, KOTIMAINEN before OMENA, KUIVATTU). Empty without food.csv."""
+    from engines.products.vocabulary import STOPWORDS
+
+    path = folder / "food.csv"
+    if not path.is_file():
+        return []
+    with open(path, encoding="iso-8859-1", newline="") as handle:
+        process = {row["FOODID"]: row["PROCESS"] for row in csv.DictReader(handle, delimiter=";")}
+    out: set[str] = set()
+    for lang in ("fi", "sv", "en"):
+        groups: dict[tuple[str, ...], list[tuple[str, set[str]]]] = defaultdict(list)
+        for fid, names in foods.items():
+            first, *rest = names[lang].split(",")
+            groups[words(first)].append((process.get(fid, "X"), {w for p in rest for w in words(p)
+                                                                  if w.isalpha() and len(w) >= 4}))
+        on_raw: Counter = Counter()
+        uses: Counter = Counter()
+        foods_of: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+        for naming, group in groups.items():
+            raw = [q for p, q in group if p == "RAW"]
+            for p, q in group:
+                uses.update(q)
+                on_raw.update(q if p == "RAW" else ())
+                if raw and p not in NOT_PREPARED:
+                    for w in q - set().union(*raw):
+                        foods_of[w].add(naming)
+        out |= {w for w, ns in foods_of.items() if len(ns) >= PREPARED_FOODS and on_raw[w] <= RAW_SHARE * uses[w]
+                and w not in STOPWORDS}
+    return sorted(out)
 
 
 def shared_tails(lexicon: set[str]) -> set[str]:

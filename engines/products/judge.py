@@ -23,6 +23,11 @@ LABELS = ("exact", "variant", "standin", "no")
 # "MURO, HUNAJAMURO" for "hunaja"); less than any brand or pack lift (order.py, 0.15), so those still lead
 NAMED_LIFT = 0.05
 QUALIFIER_COST = 0.02  # of the lift, per word past the naming ones (10 at most: never below a lift of 0.04)
+# Shares of the lift, below any whole one (0.8 at least) and above none: a wholesale name that says a
+# closer kind than the words ("MAITO, KAHVIMAITO" for "maito"), or a prepared form no word asked for
+# ("OMENA, KUIVATTU" dried, "PERUNA, KEITETTY" boiled: Fineli's preparation words, words.json)
+CLOSER_SHARE = 0.5
+PREPARED_SHARE = 0.5
 
 
 @dataclass
@@ -55,6 +60,7 @@ class RulesJudge:
         self.knowledge = knowledge
         self.label_words = label_words or {}  # kind -> its labels' words, parts and translations
         self.parts = default_words().parts
+        self.preparation = default_words().preparation
         self._detail_stems: dict[str, frozenset[str]] = {}  # product id -> stems of its whole data
 
     def _details(self, product: Product) -> frozenset[str]:
@@ -78,7 +84,8 @@ class RulesJudge:
         for k in request.kinds:
             said |= {w for label in self.knowledge.kinds[k].labels.values() for w in words(label)}
             said |= self.label_words.get(k, set())
-        naming = _closer_naming(product.all_names()[0]) if product.all_names() else ()
+        name = product.all_names()[0] if product.all_names() else ""
+        naming, plain = _closer_naming(name), naming_words(name)
         if not naming:
             return 0.0
         parts = self.parts
@@ -86,9 +93,26 @@ class RulesJudge:
         # 78.6 -> 75.7 %), where the fused order had been chosen; among names that are the words said,
         # the one with fewer qualifiers first ("BANAANI, KUORITTU" before "BANAANI, FRITEERATTU,
         # UPPOPAISTETTU"; "KIRJOLOHIFILEE" before "KIRJOLOHIFILEE, KYLMÄSAVUSTETTU")
-        if not all(w in said or all(p in said for p in parts(w)) for w in naming):
+        named = lambda seq: all(w in said or all(p in said for p in parts(w)) for w in seq)  # noqa: E731
+        if named(naming):
+            share = 1.0
+        elif naming != plain and named(plain) and self._names_all_said(request, plain):
+            # named by its first part only ("MUSTIKKA, METSÄMUSTIKKA" for "mustikoita"): after the plain
+            # food the words name, before a product the words do not name at all ("KIISSELI, MUSTIKKAKEITTO");
+            # never where a narrowing word said is found elsewhere in it ("skimmed milk": "MAITO,
+            # GEFILUS-MAITO, RASVATON" is no plain milk named by the words)
+            share = CLOSER_SHARE
+        else:
             return 0.0
-        return 1.0 - QUALIFIER_COST * min(len(words(product.all_names()[0])) - len(naming), 10)
+        qualifiers = set(words(name)) - set(naming)
+        if name.isupper() and any(w in self.preparation and w not in said for w in qualifiers):
+            share *= PREPARED_SHARE  # "OMENA, KUIVATTU" after "OMENA, KOTIMAINEN" when no drying was said
+        return share * (1.0 - QUALIFIER_COST * min(len(words(name)) - len(naming), 10))
+
+    def _names_all_said(self, request: Request, naming: tuple[str, ...]) -> bool:
+        """Every narrowing word said (or one of its alternatives) is among the naming words or their parts."""
+        held = set(naming) | {p for w in naming for p in self.parts(w)}
+        return all(any(a in held for a in (t, *request.alternatives.get(t, ()))) for t in (*request.terms, *request.forms))
 
     def judge(self, request: Request, candidates: Sequence[Product], deadline_s: float = 1.0) -> list[Judgement]:
         return [self.judge_one(request, p) for p in candidates]

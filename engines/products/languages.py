@@ -37,9 +37,12 @@ def _lemmatize(word: str, lang: str) -> str:
 
 
 class Words:
-    def __init__(self, lexicon: frozenset[str], translations: dict[str, tuple[str, ...]]) -> None:
+    def __init__(self, lexicon: frozenset[str], translations: dict[str, tuple[str, ...]],
+                 phrases: dict[str, tuple[str, ...]] | None = None, preparation: frozenset[str] = frozenset()) -> None:
         self.lexicon = lexicon
         self.translations_of = translations
+        self.phrases = phrases or {}  # English phrase (base forms) -> the Finnish and Swedish words it says
+        self.preparation = preparation  # qualifiers of a prepared form: kuivattu, keitetty, torkad, dried
         self.splitter = Splitter(lexicon)
         self.base = lru_cache(maxsize=16384)(self._base)
 
@@ -47,7 +50,8 @@ class Words:
     def load(cls, path: str | Path = WORDS_FILE) -> "Words":
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        return cls(frozenset(data["lexicon"]), {w: tuple(t) for w, t in data["translations"].items()})
+        return cls(frozenset(data["lexicon"]), {w: tuple(t) for w, t in data["translations"].items()},
+                   {p: tuple(t) for p, t in data.get("phrases", {}).items()}, frozenset(data.get("preparation", ())))
 
     def knows(self, word: str, vocabulary: Callable[[str], bool] | None = None) -> bool:
         return word in self.lexicon or word in self.translations_of or bool(vocabulary and vocabulary(word))
@@ -70,6 +74,26 @@ class Words:
             return ()
         found = (fold(_lemmatize(typed, lang)) for lang in LANGS)
         return tuple(dict.fromkeys(w for w in found if w != fold(typed) and self.knows(w)))
+
+    def phrase(self, said: tuple[str, ...]) -> tuple[str, ...]:
+        """The Finnish and Swedish words an English phrase says ("whole milk": täysmaito, helmjölk; "soured
+        milk", by its base forms, surmjölk), best first; () when Fineli's names hold no such phrase."""
+        if len(said) < 2 or not all(w.isalpha() for w in said):
+            return ()
+        bases = [fold(_lemmatize(w, "en")) for w in said]
+        # two words said may be a phrase's ends, its middle unsaid ("oven pancake": OVEN-BAKED PANCAKE)
+        return self.phrases.get(" ".join(bases), ()) or (self.phrases.get(f"{bases[0]} * {bases[1]}", ())
+                                                          if len(bases) == 2 else ())
+
+    def closed_phrase(self, word: str) -> tuple[str, ...]:
+        """An English word written closed that Fineli writes open: "buttermilk" as "butter milk" (kirnupiimä)."""
+        if not word.isalpha():
+            return ()
+        for cut in range(3, len(word) - 2):
+            found = self.phrase((word[:cut], word[cut:]))
+            if found:
+                return found
+        return ()
 
     def parts(self, word: str) -> tuple[str, ...]:
         return self.splitter.split(word)

@@ -24,6 +24,7 @@ from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
+from engines.products.joins import joined, phrase_alternatives
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words, default_words
 from engines.products.vocabulary import (ALLERGENS, AVOID_ALSO, AVOID_STEMS, AVOID_WORDS, CLAIM_WORDS, CLAIMS,
@@ -128,29 +129,11 @@ class RequestReader:
             request.pack = parse_quantity(pack.group(0))
             notes.append(f"read '{pack.group(0).strip()}' as the pack size {request.pack}")
             folded = folded[: pack.start()] + " " + folded[pack.end():]
-        self._read_words(self._joined(words(folded), request), request)
+        self._read_words(joined(self, words(folded), request), request)
         self._alternatives(request)
+        phrase_alternatives(self, request)
         self._check_contradictions(request)
         return request
-
-    def _joined(self, seq: tuple[str, ...], request: Request) -> tuple[str, ...]:
-        """Two words that one word of the catalogue's names says are read as it (``Words.joined``)."""
-        out, i = [], 0
-        while i < len(seq):
-            joined = self._compound_of(seq[i], seq[i + 1]) if i + 1 < len(seq) and self.vocabulary else None
-            if joined:
-                shown = " ".join(self._local.shown.get(w, w) for w in seq[i:i + 2])
-                self._local.shown.setdefault(joined, shown)
-                request.notes.append(f"read '{shown}' as '{joined}'")
-            out.append(joined or seq[i])
-            i += 2 if joined else 1
-        return tuple(out)
-
-    def _compound_of(self, *pair: str) -> str | None:
-        if any(not w.isalpha() or len(w) < 3 or w in STOPWORDS or (w,) in self.never_joined for w in pair) \
-                or any(pair in r for r in (self.knowledge.kind_phrases, self.never_joined)):  # "oat drink" as said
-            return None
-        return self.languages.joined(*pair, self.vocabulary.__contains__)
 
     def _base(self, w: str) -> str:
         """A word no phrase reads, by its dictionary base form where that is a word something knows."""
