@@ -274,7 +274,8 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         legs = {}
         for tier, ranking in ((WORDS, words), (SEMANTIC, meaning)):
             if ranking is not None:
-                legs[tier] = leg_head(ranking.notes, ranking.order, answered, depth)
+                # the head past the answered notes lies within the first depth + len(answered)
+                legs[tier] = leg_head(ranking.notes, ranking.head(depth + len(answered)), answered, depth)
         hits: list[Hit] = []
         weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
         incidental: list[int] = []  # words rows whose meaning is under the weak bound, in fused order

@@ -9,7 +9,6 @@ notes index's own: a note's passages and whole-note vector, and this notebook's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -25,17 +24,46 @@ from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 
 
-@dataclass
 class Ranked:
-    notes: list[Note]  # the corpus the index held when it answered
-    index_of: dict[str, int]  # note id -> its index in notes
-    order: np.ndarray  # indices into notes, best first: only the notes whose vectors are all embedded
-    best: np.ndarray  # per note: its best passage's cosine (-inf: not embedded yet)
+    """Every embedded note by meaning. The full order is sorted only when asked for: the fill reads the
+    head of it (``head``), and at 100,000 notes sorting all of them cost more than scoring them."""
+
+    def __init__(self, notes: list[Note], index_of: dict[str, int], rank: np.ndarray, best: np.ndarray) -> None:
+        self.notes = notes  # the corpus the index held when it answered
+        self.index_of = index_of  # note id -> its index in notes
+        self.rank = rank  # per note: what orders it (-inf: not embedded yet, or left out)
+        self.best = best  # per note: its best passage's cosine (-inf: not embedded yet, or left out)
+        self._order: np.ndarray | None = None
+
+    @property
+    def order(self) -> np.ndarray:
+        """Indices into notes, best first (equal: corpus order); only the notes whose vectors are all
+        embedded."""
+        if self._order is None:
+            live = np.flatnonzero(self.rank > -np.inf)
+            self._order = live[np.lexsort((live, -self.rank[live]))]
+        return self._order
+
+    def head(self, n: int) -> np.ndarray:
+        """The first ``n`` of ``order``, without sorting the rest: every note scoring at least the n-th
+        best score (ties included) is sorted as ``order`` sorts, and cut at n, so the head is the same."""
+        if self._order is not None:
+            return self._order[:n]
+        live = np.flatnonzero(self.rank > -np.inf)
+        if n <= 0:
+            return live[:0]
+        if n * 4 >= len(live):
+            return self.order[:n]
+        scores = self.rank[live]
+        nth = np.partition(scores, len(scores) - n)[len(scores) - n]
+        candidates = live[scores >= nth]
+        return candidates[np.lexsort((candidates, -self.rank[candidates]))][:n]
 
     def only(self, allowed: set[str]) -> "Ranked":
         """The same ranking with every note outside ``allowed`` (ids) left out."""
         keep = np.fromiter((n.id in allowed for n in self.notes), dtype=bool, count=len(self.notes))
-        return Ranked(self.notes, self.index_of, self.order[keep[self.order]], np.where(keep, self.best, -np.inf))
+        return Ranked(self.notes, self.index_of, np.where(keep, self.rank, -np.inf),
+                      np.where(keep, self.best, -np.inf))
 
 
 class SemanticIndex(BackgroundIndex):
@@ -116,13 +144,14 @@ class SemanticIndex(BackgroundIndex):
             matrix, heads, starts, ready = self._matrix, self._heads, self._starts, self._ready_notes
             notes, index_of = self._notes, self._index_of
         best = np.full(len(notes), -np.inf, dtype=np.float32)  # -inf: not embedded yet
+        rank = np.full(len(notes), -np.inf, dtype=np.float32)
         if len(ready) == 0:
-            return Ranked(notes, index_of, np.zeros(0, np.int64), best)
+            return Ranked(notes, index_of, rank, best)
         query = query_vector.astype(np.float32)
         passage_best = np.maximum.reduceat(matrix @ query, starts)
-        rank = (passage_best + heads @ query) / 2
+        rank[ready] = (passage_best + heads @ query) / 2
         best[ready] = passage_best
-        return Ranked(notes, index_of, ready[np.lexsort((ready, -rank))], best)
+        return Ranked(notes, index_of, rank, best)
 
     def floor(self) -> NotebookFloor:
         """This notebook's floors (engines/notes/floor.py), measured on the passages embedded so far;

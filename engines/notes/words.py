@@ -112,6 +112,10 @@ class WordsRanking:
         held = np.where(keep, self.held, 0).astype(self.held.dtype)
         return WordsRanking(self.notes, self.index_of, self.order[keep[self.order]], scores, held, self.of)
 
+    def head(self, n: int) -> np.ndarray:
+        """The first ``n`` of ``order``."""
+        return self.order[:n]
+
     def needed(self) -> int:
         """How many of the query's distinct words a note must hold to be shown for its words: at least
         half. One incidental shared word ("changing" in a note that mentions a change) is not enough.
