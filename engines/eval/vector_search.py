@@ -112,14 +112,85 @@ def measure(matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
     return out
 
 
+class GrownVectors:
+    """An embedder for the engine's own leg at a vault's size: note ``i``'s whole text gets grown vector
+    ``i``, its other texts (title, passages) that vector nudged; queries (and the floor's probes) go to
+    the real model. The index builds in seconds and searches what an embedded vault would hold."""
+
+    def __init__(self, model, matrix: np.ndarray, texts_of_notes: Sequence[Sequence[str]], seed: int = 24) -> None:
+        self.model = model
+        self._matrix = matrix
+        self._rng = np.random.default_rng(seed)
+        self._row = {}
+        for i, texts in enumerate(texts_of_notes):
+            for j, text in enumerate(texts):
+                self._row.setdefault(text, (i, j == len(texts) - 1))
+
+    def info(self):
+        from dataclasses import replace
+
+        return replace(self.model.info(), model_id=self.model.info().model_id + "+grown")
+
+    def embed(self, texts: Sequence[str], kind: str) -> np.ndarray:
+        if kind == "query":
+            return self.model.embed(texts, kind)
+        out = np.empty((len(texts), self._matrix.shape[1]), np.float32)
+        for k, text in enumerate(texts):
+            i, is_whole = self._row[text]
+            v = self._matrix[i] if is_whole else self._matrix[i] + self._rng.normal(0, 0.02, self._matrix.shape[1])
+            out[k] = v / np.linalg.norm(v)
+        return out
+
+
+def engine_leg(model, matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
+    """The notes engine's semantic leg over ``len(matrix)`` one-paragraph notes: SemanticIndex.ranked(),
+    the head the fill reads, and the notes over the floor (what engine.py's _fill asks of it), timed
+    per query; recall@k of its head against the exact fp32 top k of the notes' whole-text vectors."""
+    import tempfile
+
+    from engines.notes.corpus import Note
+    from engines.notes.chunks import note_texts
+    from engines.notes.fill import LEG_DEPTH
+    from engines.notes.semantic import SemanticIndex
+
+    notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"Paragraph {i} of the grown vault.", where=f"n{i}.md",
+                  path=f"/grown/n{i}.md") for i in range(len(matrix))]
+    texts = [note_texts(note) for note in notes]
+    with tempfile.TemporaryDirectory(prefix="olai-grown-") as cache:
+        index = SemanticIndex(GrownVectors(model, matrix, texts), "grown vault", cache_dir=cache)
+        index.set_notes(notes)
+        built = time.perf_counter()
+        index.build()
+        build_s = time.perf_counter() - built
+        floor = index.floor().confident
+        for q in queries[:3]:
+            index.ranked(q).head(LEG_DEPTH)  # warm-up
+        ms, cpu_ms, recall = [], [], []
+        for q in queries:
+            start, cpu = time.perf_counter(), time.process_time()
+            ranked = index.ranked(q)
+            head = ranked.head(LEG_DEPTH)
+            np.flatnonzero(ranked.best >= floor)
+            ms.append((time.perf_counter() - start) * 1000)
+            cpu_ms.append((time.process_time() - cpu) * 1000)
+            exact = np.lexsort((np.arange(len(matrix)), -(matrix @ q)))[:k]
+            recall.append(len(set(exact.tolist()) & set(head[:k].tolist())) / k)
+        vectors = sum(len(set(t)) for t in texts)
+    return {"notes": len(matrix), "vectors": vectors, "vector_mb": round(vectors * matrix.shape[1] * 4 / 1e6, 1),
+            "build_s": round(build_s, 1), "p50_ms": round(percentile(ms, 50), 2), "p90_ms": round(percentile(ms, 90), 2),
+            "cpu_p50_ms": round(percentile(cpu_ms, 50), 2), f"recall@{k}": round(float(np.mean(recall)), 4)}
+
+
 def bench_vectors(embedder, sample_texts: Sequence[str], queries: Sequence[str], n: int) -> dict:
-    """Embed the sample and the queries for real, grow the sample to ``n`` vectors, measure each layout."""
+    """Embed the sample and the queries for real, grow the sample to ``n`` vectors, measure each layout
+    and the engine's own leg."""
     start = time.perf_counter()
     real = np.asarray(embedder.embed(list(sample_texts), "document"), dtype=np.float32)
     embed_s = time.perf_counter() - start
     q = np.asarray(embedder.embed(list(queries), "query"), dtype=np.float32)
+    grown = synthetic(real, n)
     return {"vectors": n, "real_sample": len(real), "sample_embed_s": round(embed_s, 1), "queries": len(q),
-            "layouts": measure(synthetic(real, n), q)}
+            "layouts": measure(grown, q), "engine": engine_leg(embedder, grown, q)}
 
 
 if __name__ == "__main__":

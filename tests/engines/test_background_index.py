@@ -130,3 +130,49 @@ def test_the_index_is_made_once_on_first_use_and_close_stops_it(tmp_path):
     assert engine.index_summary(state) == "2 lines, 2 embedded now"
     engine.close()
     assert engine._vectors._stop.is_set()
+
+
+class CountedLines(Lines):
+    """Lines that count how often the build asks which keys are pending and counts what is done."""
+
+    pending_asked = 0
+    counted = 0
+
+    def _pending(self) -> list[bytes]:
+        self.pending_asked += 1
+        return super()._pending()
+
+    def _counts(self) -> tuple[int, int]:
+        self.counted += 1
+        return super()._counts()
+
+
+def test_a_large_build_asks_what_is_pending_once_not_once_a_batch(tmp_path):
+    # At 100,000 notes the pending keys (300,000) were scanned and sorted again for every batch of 64:
+    # more work than the batch's embedding. Once a pass, and again only when the items change.
+    index = CountedLines(HashEmbedder(), scope="lines", cache_dir=str(tmp_path))
+    index.set_lines([f"line {i} " + "x" * (i % 7) for i in range(400)])  # 200 batches of 2
+    seen: list[tuple[int, int]] = []
+    assert index.build(progress=lambda done, of: seen.append((done, of))).state == "ready"
+    assert index.pending_asked <= 3, index.pending_asked
+    assert index.counted < 50, "done/of is counted for progress a few times a second, not every batch"
+    assert seen[-1] == (400, 400)
+    lengths = [len(t) for t in index.embedded_texts]
+    assert lengths == sorted(lengths), "shortest first, as before: similar lengths share a batch"
+
+
+def test_an_edit_while_a_batch_embeds_is_seen_by_the_next_batch(tmp_path):
+    hold = threading.Event()
+    embedder = HashEmbedder(hold=hold)
+    index = Lines(embedder, scope="lines", cache_dir=str(tmp_path))
+    index.set_lines([f"old {i}" for i in range(6)])
+    result = []
+    builder = threading.Thread(target=lambda: result.append(index.build()))
+    builder.start()
+    time.sleep(0.2)  # the first batch is inside embed(), waiting on hold
+    index.set_lines(["old 0", "old 1", "new line"])  # old 2..5 gone, one new line
+    hold.set()
+    builder.join(timeout=30)
+    assert "new line" in embedder.embedded, "the edit's new text was embedded in the same build"
+    assert not {"old 4", "old 5"} & set(embedder.embedded), "a text dropped by the edit is not embedded"
+    assert (result[0].state, result[0].done, result[0].of) == ("ready", 3, 3)
