@@ -155,5 +155,11 @@ def print_vault_report(report: dict, out: Callable[[str], None]) -> None:
         for name, m in leg["layouts"].items():
             recall = "-" if m["recall@10"] is None else f"{m['recall@10']:.4f}"
             out(f"| {name} | {m['mb']:.1f} | {m['p50_ms']:.2f} / {m['p90_ms']:.2f} | {m['cpu_p50_ms']:.2f} | {recall} |")
+        e = leg.get("engine")
+        if e:
+            out(f"\nthe engine's semantic leg (SemanticIndex on the grown vectors: {e['notes']:,} notes, "
+                f"{e['vectors']:,} vectors, {e['vector_mb']:.1f} MB fp32, built in {e['build_s']:.1f} s): p50 / p90 "
+                f"{e['p50_ms']:.2f} / {e['p90_ms']:.2f} ms, CPU p50 {e['cpu_p50_ms']:.2f} ms, exhaustive "
+                f"(its head against every note sorted: recall@10 {e['recall@10']:.4f})")
     elif leg:
         out(f"\nsemantic leg: {leg['status']}: {leg.get('reason')}")
