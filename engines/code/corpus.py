@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from engines.code.gcpause import paused_gc
+from engines.gcpause import paused_gc
 from engines.code.ignore import Rule, ignored, read_rules
 from engines.code.languages import BY_NAME, GrammarMissing, language_of, refine
 from engines.code.parallel import read_all

@@ -31,7 +31,7 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, mo
 from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source
-from engines.code.gcpause import paused_gc
+from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest

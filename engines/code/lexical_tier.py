@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Mapping, Sequence
 
-from engines.code.gcpause import paused_gc
+from engines.gcpause import paused_gc
 from engines.code.ranking import CodeShape, rerank
 from engines.code.symbols import Symbol
 from engines.lexical import BM25Index, RunCache, run_words, tokenize, word_runs

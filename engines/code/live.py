@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from engines.code.corpus import load_file, source_of
-from engines.code.gcpause import paused_gc
+from engines.gcpause import paused_gc
 from engines.code.languages import language_of
 from engines.watching import FolderWatcher
 

@@ -144,7 +144,7 @@ _pool = _Pool()
 
 
 def _read_batch(read: Callable[[str, str], tuple], paths: list[str], base: str) -> list:
-    from engines.code.gcpause import paused_gc
+    from engines.gcpause import paused_gc
 
     with paused_gc():  # as in the caller's load (gcpause.py)
         return [read(p, base) for p in paths]

@@ -84,7 +84,7 @@ def grammar_speeds(root: Path, per_language: int = 400) -> dict:
 
 
 def python_ast_or_treesitter(root: Path) -> dict:
-    from engines.code.gcpause import paused_gc
+    from engines.gcpause import paused_gc
     from engines.code.languages import BY_NAME
     from engines.code.symbols import parse_symbols
     from engines.code.treesitter import parse_code

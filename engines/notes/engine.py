@@ -44,6 +44,7 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bo
 from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
+from engines.gcpause import paused_gc
 from engines.embed.query import query_vector
 from engines.notes.corpus import CorpusError, CorpusLoad, Note
 from engines.notes.exact import TIER as EXACT, ExactMatcher
@@ -82,17 +83,18 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         self._cache_dir = cache_dir
         # CorpusError for a missing/unreadable root; a folder's notes come from its saved index where
         # its files are unchanged (engines/notes/store.py)
-        if notes is None:
-            loaded, store = open_notes(self.root, cache_dir, progress)
-        else:
-            loaded, store = CorpusLoad(list(notes), []), None
-        self.problems: list[Problem] = loaded.problems
-        self._embedder = embedder
-        self.wait_for_index = wait_for_index
-        self._lock = threading.Lock()
-        self._vectors: SemanticIndex | None = None
-        self._words = WordsIndex(store)
-        self._take_all(loaded.notes)
+        with paused_gc():  # a vault's notes are 100,000s of objects; the collector finds nothing in them
+            if notes is None:
+                loaded, store = open_notes(self.root, cache_dir, progress)
+            else:
+                loaded, store = CorpusLoad(list(notes), []), None
+            self.problems: list[Problem] = loaded.problems
+            self._embedder = embedder
+            self.wait_for_index = wait_for_index
+            self._lock = threading.Lock()
+            self._vectors: SemanticIndex | None = None
+            self._words = WordsIndex(store)
+            self._take_all(loaded.notes)
 
     # -- corpus --------------------------------------------------------------------------------
     @property

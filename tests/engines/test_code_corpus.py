@@ -162,7 +162,7 @@ def _collections_during(fn, while_paused: bool = False):
     """fn's result and the generations the collector swept while it ran (only inside a pause: while_paused)."""
     import gc
 
-    from engines.code import gcpause
+    from engines import gcpause
 
     seen = []
 
@@ -201,7 +201,7 @@ def test_the_garbage_collector_rests_while_a_tree_is_parsed_and_indexed_and_runs
 def test_a_paused_collector_resumes_only_when_the_last_section_ends_and_never_if_it_was_off():
     import gc
 
-    from engines.code.gcpause import paused_gc
+    from engines.gcpause import paused_gc
 
     with paused_gc():
         with paused_gc():

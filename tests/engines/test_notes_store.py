@@ -233,3 +233,47 @@ def test_a_fifo_named_like_a_note_never_blocks_the_open(vault, tmp_path):
     engine = opened(vault, tmp_path / "cache")  # no reader would ever open the other end: a blocking open hangs
     assert any(p.path == "pipe.md" for p in engine.problems)
     assert opened(vault, tmp_path / "cache").notes == engine.notes
+
+
+def test_the_garbage_collector_rests_while_a_vault_opens_and_runs_again_after(tmp_path, monkeypatch):
+    # 100,000 notes read back are 100,000s of objects the collector sweeps and finds nothing in: paused,
+    # the open took 1.57 s instead of 2.30 s (engines/gcpause.py)
+    import gc
+
+    import engines.notes.engine as engine_module
+
+    vault = tmp_path / "vault"
+    for i in range(300):
+        folder = vault / f"f{i % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"n{i}.md").write_text(f"---\ntags: [t{i % 5}]\n---\n# Note {i}\n\nBody {i}\n", encoding="utf-8")
+    reading = []
+    swept = []
+
+    def open_notes(*args, **kwargs):
+        reading.append(True)
+        try:
+            return store_module.open_notes(*args, **kwargs)
+        finally:
+            reading.clear()
+
+    def sweep(phase, info):
+        if phase == "start" and reading:
+            swept.append(info["generation"])
+
+    monkeypatch.setattr(engine_module, "open_notes", open_notes)
+    assert gc.isenabled()
+    threshold = gc.get_threshold()
+    gc.callbacks.append(sweep)
+    gc.set_threshold(50)  # a sweep every 50 new objects: reading 300 notes would set off dozens
+    try:
+        for _ in range(2):  # cold (the files read), then warm (from the saved index)
+            engine = NotesEngine(vault, cache_dir=str(tmp_path / "cache"))
+            list(engine.search("body", limit=3, tiers=("words",)))
+            engine.words_tier.store.wait_saved()
+            engine.close()
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(sweep)
+    assert len(engine.notes) == 300 and swept == []
+    assert gc.isenabled()

@@ -7,6 +7,10 @@ standard library (73,653 symbols), CPU ms per 10k symbols on 2 shared cores: par
 1,509-1,681 -> 1,077-1,149 in a fresh process (parse 973-1,125 -> 614-662); in a process already
 holding a corpus, parse 1,904 -> 674 and build 975 -> 483. Nothing made in a parse forms a cycle,
 so nothing waits for the collector; it runs again the moment the last paused section ends.
+
+The notes engine pauses it too while a vault opens: 100,000 notes read back from their saved index
+(Note objects, their tuples and dicts) took open_notes from 1.57 s to 2.30 s with the collector on
+(2026-12-02, /tmp/vault-100k of tools/make_vault.py, warm, the machine quiet).
 """
 
 from __future__ import annotations
