@@ -4,9 +4,14 @@ A note matches when each query word occurs in its title, id, tags or body. Ranki
 found in the title above one found in the id or tags, above one found only in the body; ties go to
 the note that repeats the words more, then to the id, so the order is deterministic.
 
-Speed: all notes are kept as one case-folded haystack. For each word, one ``str.find`` per matching
+Speed: all notes are kept as one case-folded haystack. For each word, one ``find`` per matching
 note walks it (a hit jumps to the next note), longest word first, and the remaining words are
 checked only against the notes the first one left. 11,429 Vaswani abstracts: see the README's bench.
+
+The haystack is UTF-8 bytes, not a str: one character outside Latin-1 in any note ("✓") makes
+Python store the whole str at two or four bytes a character, and ``find`` walks every byte. At the
+100,000-note vault (69 million characters, stored at two bytes each) a word took ~70 ms to find as
+a str. A UTF-8 needle found in UTF-8 text always starts on a character, so the matches are the same.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from engines.notes.corpus import Note
 
 TIER = "exact"
 TITLE, LABEL, BODY = 3.0, 2.0, 1.0  # where a word was found: title > id or tags > body
-SEPARATOR = "\x00"  # between notes in the haystack: never inside a query word
+SEPARATOR = b"\x00"  # between notes in the haystack: never inside a query word
 
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
 
@@ -53,9 +58,9 @@ class ExactResult:
 
 @dataclass(frozen=True)
 class _Folded:
-    title: str
-    label: str  # id and tags
-    text: str  # title, label and body, each after a "\n": the note's part of the haystack
+    title: bytes
+    label: bytes  # id and tags
+    text: bytes  # title, label and body, each after a "\n": the note's part of the haystack
 
 
 class ExactMatcher:
@@ -65,9 +70,10 @@ class ExactMatcher:
         # a copy of each beside it held 100,000 notes' text twice (~150 MB of a vault's resident memory).
         parts, starts, lengths, offset = [], [], [], 0
         for n in self.notes:
-            title = " ".join((n.title,) + n.aliases).casefold()  # aliases are other titles: they rank as the title does
-            label = (n.id + " " + " ".join(n.tags)).casefold()
-            text = title + "\n" + label + "\n" + n.body.casefold()
+            # aliases are other titles: they rank as the title does
+            title = _utf8(" ".join((n.title,) + n.aliases).casefold() if n.aliases else n.title.casefold())
+            label = _utf8((n.id + " " + " ".join(n.tags)).casefold())
+            text = title + b"\n" + label + b"\n" + _utf8(n.body.casefold())
             starts.append(offset)
             lengths.append((len(title), len(label)))
             parts.append(text)
@@ -85,7 +91,7 @@ class ExactMatcher:
         """Indices of the notes holding every word, in corpus order."""
         if not words or not self.notes:
             return []
-        ordered = sorted(words, key=len, reverse=True)
+        ordered = sorted((_utf8(w) for w in words), key=len, reverse=True)
         candidates = self._notes_containing(ordered[0])
         for word in ordered[1:]:
             if not candidates:
@@ -100,14 +106,15 @@ class ExactMatcher:
         found = self.matching(words)
         if allowed is not None:
             found = [i for i in found if i in allowed]
-        ranked = sorted(found, key=lambda i: self._rank_key(i, words))
+        needles = [_utf8(w) for w in words]
+        ranked = sorted(found, key=lambda i: self._rank_key(i, needles))
         hits = []
         for i in ranked[: max(limit, 0)]:
             note = self.notes[i]
-            hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=TIER, score=self._score(i, words)))
+            hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=TIER, score=self._score(i, needles)))
         return ExactResult(hits, found)
 
-    def _notes_containing(self, word: str) -> list[int]:
+    def _notes_containing(self, word: bytes) -> list[int]:
         found, pos, hay, starts = [], 0, self._haystack, self._starts
         while True:
             pos = hay.find(word, pos)
@@ -119,19 +126,23 @@ class ExactMatcher:
                 return found
             pos = starts[note + 1]
 
-    def _note_text(self, i: int) -> str:
+    def _note_text(self, i: int) -> bytes:
         end = self._starts[i + 1] - 1 if i + 1 < len(self._starts) else len(self._haystack)
         return self._haystack[self._starts[i] : end]
 
-    def _score(self, i: int, words: Sequence[str], f: _Folded | None = None) -> float:
+    def _score(self, i: int, words: Sequence[bytes], f: _Folded | None = None) -> float:
         f = f or self._folded(i)
         total = 0.0
         for w in words:
             total += TITLE if w in f.title else LABEL if w in f.label else BODY
         return round(total / len(words), 4)
 
-    def _rank_key(self, i: int, words: Sequence[str]) -> tuple:
+    def _rank_key(self, i: int, words: Sequence[bytes]) -> tuple:
         f = self._folded(i)
         # title and body: the whole note text but its label (a word holds no "\n", so none spans two parts)
         repeats = sum(f.text.count(w) - f.label.count(w) for w in words)
         return (-self._score(i, words, f), -repeats, self.notes[i].id)
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # a lone surrogate (a file read with errors kept) too
