@@ -8,12 +8,12 @@ finds its adapters. A test adds one by calling :func:`register` (and :func:`unre
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from engines.contract import Console, Engine, Option, WaitProgress
+from engines.declared import Declared
 from engines.errors import BadInput
 
 
@@ -53,32 +53,27 @@ class EngineSpec:
     index_command: Callable[[Callable[[], Engine], dict[str, Any], Console], int] | None = None
 
 
-_REGISTRY: dict[str, EngineSpec] = {}
-_LOCK = threading.Lock()
+_REGISTRY: Declared[str, EngineSpec] = Declared()
 _PLUGINS_READ = False
 
 
 def register(spec: EngineSpec) -> EngineSpec:
-    with _LOCK:
-        _REGISTRY[spec.name] = spec
-    return spec
+    return _REGISTRY.declare(spec.name, spec)
 
 
 def unregister(name: str) -> None:
-    with _LOCK:
-        _REGISTRY.pop(name, None)
+    _REGISTRY.forget(name)
 
 
 def names() -> tuple[str, ...]:
     _read_plugins()
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(_REGISTRY.keys()))
 
 
 def specs() -> list[EngineSpec]:
     """Every engine, in the order registered: the workbench's panes from left to right."""
     _read_plugins()
-    with _LOCK:
-        return list(_REGISTRY.values())
+    return _REGISTRY.values()
 
 
 def spec(name: str) -> EngineSpec:

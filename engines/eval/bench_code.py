@@ -8,12 +8,11 @@ the CLI in engines/eval/benches.py.
 from __future__ import annotations
 
 import os
-import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from engines.errors import BadInput
-from engines.eval.emit import emit
+from engines.eval.emit import corpora_report, emit, machine
 from engines.locations import demo_corpus as default_corpus, shared_data, shared_heldout
 
 if TYPE_CHECKING:
@@ -51,9 +50,7 @@ def bench_code(corpus: Path | None, as_json: bool, quick: bool, console: Console
                                             queries, None if quick else embedder))
     results.append(code_bench.bench_sources("demo tree", code_bench.sources_of("tree", default_corpus("code")),
                                             queries, embedder))
-    report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-              "model": embedder.info().model_id, "corpora": results}
-    return emit(report, as_json, print_code_report, console.out)
+    return emit(corpora_report("code", embedder.info().model_id, results), as_json, print_code_report, console.out)
 
 
 def print_code_report(report: dict, out: Callable[[str], None]) -> None:
@@ -97,8 +94,7 @@ def bench_code_tree(corpus: Path, as_json: bool, quick: bool, console: Console) 
 
         queries += [q for q, _ in load_queries(cosqa)]
     result = bench_tree(corpus, queries, warm_runs=1 if quick else 3, baseline=not quick)
-    report = {"engine": "code", "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                            "load_1min": round(os.getloadavg()[0], 2)}, "tree": result}
+    report = {"engine": "code", "machine": machine(load_1min=round(os.getloadavg()[0], 2)), "tree": result}
     return emit(report, as_json, print_tree_report, console.out)
 
 

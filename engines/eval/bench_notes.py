@@ -11,13 +11,11 @@ takes hours on two cores; the report says so). Declared for the CLI in engines/e
 
 from __future__ import annotations
 
-import os
-import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from engines.errors import BadInput
-from engines.eval.emit import emit
+from engines.eval.emit import corpora_report, emit, machine
 from engines.locations import demo_corpus as default_corpus, shared_data
 
 if TYPE_CHECKING:
@@ -72,9 +70,7 @@ def bench_notes(corpus: Path | None, as_json: bool, quick: bool, console: Consol
             cache.cleanup()
         results.append(result)
 
-    report = {"engine": "notes", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-              "model": embedder.info().model_id, "corpora": results}
-    return emit(report, as_json, print_report, console.out)
+    return emit(corpora_report("notes", embedder.info().model_id, results), as_json, print_report, console.out)
 
 
 def print_report(report: dict, out: Callable[[str], None]) -> None:
@@ -115,7 +111,7 @@ def bench_vault_command(corpus: Path, as_json: bool, quick: bool, console: Conso
     waiting = console.waiting("notes")
     try:
         waiting(0, 2, "opening the vault cold, then warm")
-        report = {"engine": "notes", "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        report = {"engine": "notes", "machine": machine(),
                   "vault": bench_vault(corpus)}
         if not quick:
             waiting(1, 2, "embedding a sample, then the semantic leg")

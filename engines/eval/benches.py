@@ -9,10 +9,11 @@ the evaluation's (engines/eval/*_bench.py) and no engine module may import the e
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
+
+from engines.declared import Declared
 
 if TYPE_CHECKING:
     from engines.contract import Console
@@ -26,19 +27,15 @@ class Bench:
     quick: str = ""  # what --quick leaves out, for the help text
 
 
-_BENCHES: dict[str, Bench] = {}
-_LOCK = threading.Lock()
+_BENCHES: Declared[str, Bench] = Declared()
 
 
 def declare(bench: Bench) -> Bench:
-    with _LOCK:
-        _BENCHES[bench.engine] = bench
-    return bench
+    return _BENCHES.declare(bench.engine, bench)
 
 
 def forget(engine: str) -> None:
-    with _LOCK:
-        _BENCHES.pop(engine, None)
+    _BENCHES.forget(engine)
 
 
 def bench_of(engine: str) -> Bench | None:
@@ -47,7 +44,7 @@ def bench_of(engine: str) -> Bench | None:
 
 def benched() -> tuple[str, ...]:
     """The engines with a bench, by name."""
-    return tuple(sorted(_BENCHES))
+    return tuple(sorted(_BENCHES.keys()))
 
 
 # -- the built-in engines' benches ---------------------------------------------------------------

@@ -10,11 +10,11 @@ engine module may import the evaluation (tests/engines/test_import_graph.py).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from engines.contract import Option
+from engines.declared import Declared
 from engines.errors import BadInput
 
 if TYPE_CHECKING:
@@ -49,25 +49,20 @@ class Dataset:
     arguments: tuple[Option, ...] = ()
 
 
-_DATASETS: dict[tuple[str, str], Dataset] = {}
-_LOCK = threading.Lock()
+_DATASETS: Declared[tuple[str, str], Dataset] = Declared()
 
 
 def declare(dataset: Dataset) -> Dataset:
-    with _LOCK:
-        _DATASETS[(dataset.engine, dataset.name)] = dataset
-    return dataset
+    return _DATASETS.declare((dataset.engine, dataset.name), dataset)
 
 
 def forget(engine: str, name: str) -> None:
-    with _LOCK:
-        _DATASETS.pop((engine, name), None)
+    _DATASETS.forget((engine, name))
 
 
 def datasets(engine: str | None = None) -> list[Dataset]:
     """The declared datasets (of ``engine``), in the order declared."""
-    with _LOCK:
-        return [d for d in _DATASETS.values() if engine is None or d.engine == engine]
+    return [d for d in _DATASETS.values() if engine is None or d.engine == engine]
 
 
 def declared(engine: str, name: str) -> Dataset:
