@@ -129,7 +129,8 @@ class GrownVectors:
     def info(self):
         from dataclasses import replace
 
-        return replace(self.model.info(), model_id=self.model.info().model_id + "+grown")
+        info = self.model.info()
+        return replace(info, model_id=info.model_id + "+grown")
 
     def embed(self, texts: Sequence[str], kind: str) -> np.ndarray:
         if kind == "query":

@@ -70,8 +70,7 @@ class ExactMatcher:
         # a copy of each beside it held 100,000 notes' text twice (~150 MB of a vault's resident memory).
         parts, starts, lengths, offset = [], [], [], 0
         for n in self.notes:
-            # aliases are other titles: they rank as the title does
-            title = _utf8(" ".join((n.title,) + n.aliases).casefold() if n.aliases else n.title.casefold())
+            title = _utf8(" ".join((n.title,) + n.aliases).casefold())  # aliases are other titles: they rank as the title does
             label = _utf8((n.id + " " + " ".join(n.tags)).casefold())
             text = title + b"\n" + label + b"\n" + _utf8(n.body.casefold())
             starts.append(offset)
@@ -87,11 +86,11 @@ class ExactMatcher:
         title, label = self._lengths[i]
         return _Folded(text[:title], text[title + 1:title + 1 + label], text)
 
-    def matching(self, words: Sequence[str]) -> list[int]:
-        """Indices of the notes holding every word, in corpus order."""
-        if not words or not self.notes:
+    def _holding(self, needles: Sequence[bytes]) -> list[int]:
+        """Indices of the notes holding every word (UTF-8), in corpus order."""
+        if not needles or not self.notes:
             return []
-        ordered = sorted((_utf8(w) for w in words), key=len, reverse=True)
+        ordered = sorted(needles, key=len, reverse=True)
         candidates = self._notes_containing(ordered[0])
         for word in ordered[1:]:
             if not candidates:
@@ -102,11 +101,10 @@ class ExactMatcher:
     def search(self, query: str, limit: int, allowed: set[int] | None = None) -> ExactResult:
         """The ranked hits (at most ``limit``), every matching note's index, uncapped; ``allowed``: the
         indices the query's filters let through (None: all)."""
-        words = query_words(query)
-        found = self.matching(words)
+        needles = [_utf8(w) for w in query_words(query)]
+        found = self._holding(needles)
         if allowed is not None:
             found = [i for i in found if i in allowed]
-        needles = [_utf8(w) for w in words]
         ranked = sorted(found, key=lambda i: self._rank_key(i, needles))
         hits = []
         for i in ranked[: max(limit, 0)]:

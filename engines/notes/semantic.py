@@ -40,8 +40,7 @@ class Ranked:
         """Indices into notes, best first (equal: corpus order); only the notes whose vectors are all
         embedded."""
         if self._order is None:
-            live = np.flatnonzero(self.rank > -np.inf)
-            self._order = live[np.lexsort((live, -self.rank[live]))]
+            self._order = self._sorted(np.flatnonzero(self.rank > -np.inf))
         return self._order
 
     def head(self, n: int) -> np.ndarray:
@@ -53,11 +52,15 @@ class Ranked:
         if n <= 0:
             return live[:0]
         if n * 4 >= len(live):
-            return self.order[:n]
+            self._order = self._sorted(live)
+            return self._order[:n]
         scores = self.rank[live]
         nth = np.partition(scores, len(scores) - n)[len(scores) - n]
-        candidates = live[scores >= nth]
-        return candidates[np.lexsort((candidates, -self.rank[candidates]))][:n]
+        return self._sorted(live[scores >= nth])[:n]
+
+    def _sorted(self, notes: np.ndarray) -> np.ndarray:
+        """``notes`` (ascending indices) best first, equal ranks in corpus order."""
+        return notes[np.lexsort((notes, -self.rank[notes]))]
 
     def only(self, allowed: set[str]) -> "Ranked":
         """The same ranking with every note outside ``allowed`` (ids) left out."""
