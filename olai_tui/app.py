@@ -79,6 +79,11 @@ class WorkbenchApp(App):
         if self.freeze_after_paint:
             self.call_after_refresh(_freeze_startup_objects)
 
+    def opened(self) -> None:
+        """A pane's engine finished opening while the app ran: its corpus lives as long as the app too."""
+        if self.freeze_after_paint:
+            gc.freeze()  # no gc.collect() first: a full collection over a large vault is the stall to avoid
+
     def shutdown(self) -> None:
         """Stop following the corpora and close every engine (after ``run()`` returns)."""
         if self.watchers is not None:

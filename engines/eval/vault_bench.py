@@ -105,13 +105,13 @@ def bench_vault(root: Path, queries: Sequence[str] = VAULT_QUERIES) -> dict:
     results: dict = {"corpus": str(root)}
     with tempfile.TemporaryDirectory(prefix="olai-vault-bench-") as cache:
         for name, edit in (("cold", False), ("warm", True)):
-            results[name] = _in_process(root, cache, queries, edit)
+            results[name] = open_in_child(root, cache, queries, edit)
         results["index_bytes"] = folder_bytes(Path(cache) / "notes-index")
     results["notes"] = results["warm"]["notes"]
     return results
 
 
-def _in_process(root: Path, cache: str, queries: Sequence[str], edit: bool) -> dict:
+def open_in_child(root: Path, cache: str, queries: Sequence[str], edit: bool) -> dict:
     argv = [sys.executable, "-m", "engines.eval.vault_bench", str(root), cache, json.dumps(list(queries))]
     if edit:
         argv.append("--edit")

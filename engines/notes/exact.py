@@ -56,13 +56,6 @@ class ExactResult:
         return len(self.matched)
 
 
-@dataclass(frozen=True)
-class _Folded:
-    title: bytes
-    label: bytes  # id and tags
-    text: bytes  # title, label and body, each after a "\n": the note's part of the haystack
-
-
 class ExactMatcher:
     def __init__(self, notes: Sequence[Note]) -> None:
         self.notes = list(notes)
@@ -81,10 +74,12 @@ class ExactMatcher:
         self._starts = starts
         self._lengths = lengths
 
-    def _folded(self, i: int) -> _Folded:
-        text = self._note_text(i)
-        title, label = self._lengths[i]
-        return _Folded(text[:title], text[title + 1:title + 1 + label], text)
+    def _bounds(self, i: int) -> tuple[int, int, int, int]:
+        """Where note ``i`` lies in the haystack: its start, the ends of its title and label, its end.
+        Every test below reads the haystack between bounds: a slice would copy the note first."""
+        start, (title, label) = self._starts[i], self._lengths[i]
+        end = self._starts[i + 1] - 1 if i + 1 < len(self._starts) else len(self._haystack)
+        return start, start + title, start + title + 1 + label, end
 
     def _holding(self, needles: Sequence[bytes]) -> list[int]:
         """Indices of the notes holding every word (UTF-8), in corpus order."""
@@ -95,7 +90,9 @@ class ExactMatcher:
         for word in ordered[1:]:
             if not candidates:
                 break
-            candidates = [i for i in candidates if word in self._note_text(i)]
+            hay, starts, last = self._haystack, self._starts, len(self._starts) - 1
+            candidates = [i for i in candidates
+                          if hay.find(word, starts[i], starts[i + 1] - 1 if i < last else len(hay)) >= 0]
         return candidates
 
     def search(self, query: str, limit: int, allowed: set[int] | None = None) -> ExactResult:
@@ -124,22 +121,19 @@ class ExactMatcher:
                 return found
             pos = starts[note + 1]
 
-    def _note_text(self, i: int) -> bytes:
-        end = self._starts[i + 1] - 1 if i + 1 < len(self._starts) else len(self._haystack)
-        return self._haystack[self._starts[i] : end]
-
-    def _score(self, i: int, words: Sequence[bytes], f: _Folded | None = None) -> float:
-        f = f or self._folded(i)
+    def _score(self, i: int, words: Sequence[bytes]) -> float:
+        hay, (start, title_end, label_end, _) = self._haystack, self._bounds(i)
         total = 0.0
         for w in words:
-            total += TITLE if w in f.title else LABEL if w in f.label else BODY
+            total += (TITLE if hay.find(w, start, title_end) >= 0 else
+                      LABEL if hay.find(w, title_end + 1, label_end) >= 0 else BODY)
         return round(total / len(words), 4)
 
     def _rank_key(self, i: int, words: Sequence[bytes]) -> tuple:
-        f = self._folded(i)
+        hay, (start, title_end, label_end, end) = self._haystack, self._bounds(i)
         # title and body: the whole note text but its label (a word holds no "\n", so none spans two parts)
-        repeats = sum(f.text.count(w) - f.label.count(w) for w in words)
-        return (-self._score(i, words, f), -repeats, self.notes[i].id)
+        repeats = sum(hay.count(w, start, end) - hay.count(w, title_end + 1, label_end) for w in words)
+        return (-self._score(i, words), -repeats, self.notes[i].id)
 
 
 def _utf8(text: str) -> bytes:

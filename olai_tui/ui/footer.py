@@ -29,6 +29,7 @@ STATUS_STYLE = {
     "failed": "bold red",
     "ready": "green",
     "searching": "italic",
+    "opening": "yellow",
 }
 
 FormatMs = Callable[[float | None], str]
@@ -74,13 +75,14 @@ def waiting_chip(name: str, state: str) -> Text:
 
 def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, TierReport],
                 searching: bool, show_ms: FormatMs = format_ms, notices: Sequence[str] = (),
-                filters: str = "") -> Text:
+                filters: str = "", idle: str = "ready") -> Text:
     """The footer line(s): a chip per tier of the pane, then the answer's total, then one line per notice.
 
     ``live`` is what a tier is doing between answers (indexing progress, unavailable); it also
     keeps an answer's ``indexing done/of`` moving while the index builds. ``notices`` are what the
     engine had to do about a fault (a vector cache discarded, an endpoint ignored, recall that fell
     back): each said once, in words (plain text, never markup), so it reads the same under NO_COLOR.
+    ``idle``: a tier's word when nothing else is known of it ("opening" while its engine opens).
     """
     chips: list[Text] = []
     for name in tiers:
@@ -95,7 +97,7 @@ def footer_text(tiers: Sequence[str], answer: Answer | None, live: Mapping[str, 
         elif now is not None:
             chips.append(chip(now, show_ms))
         else:
-            chips.append(waiting_chip(name, "ready"))
+            chips.append(waiting_chip(name, idle))
     line = Text(end="")
     for i, piece in enumerate(chips):
         if i:

@@ -11,6 +11,7 @@ differ only in what they declare.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Iterator, Sequence
 
 from rich.text import Text
@@ -40,6 +41,7 @@ class EngineAdapter:
         self.labels = self.presentation.badge is not None  # a badge column beside the tier
         self._badges = dict(self.presentation.badge_styles)
         self._lexers = dict(self.presentation.lexers)
+        self.opening: Callable[[], tuple[int, int, str] | None] = lambda: None  # (done, of, what) of an open under way
 
     @property
     def engine(self) -> Engine:
@@ -51,6 +53,34 @@ class EngineAdapter:
 
     def load(self) -> None:
         self._engine.get()
+
+    def open_for(self, wait_s: float) -> None:
+        """Open the engine on a thread and wait for it at most ``wait_s``: a corpus that fails within it
+        raises here (a bad corpus of yours is said before the app starts); a longer open goes on while
+        the app draws, its pane answers once it is done, and ``opening()`` says how far it has come."""
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self._engine.get()
+            except BaseException as exc:  # noqa: BLE001 - said by the caller, or by the pane (which tries again)
+                failed.append(exc)
+
+        thread = threading.Thread(target=run, name=f"open-{self.name}", daemon=True)
+        thread.start()
+        thread.join(wait_s)
+        if failed:
+            raise failed[0]
+
+    def problem_lines(self, shown: int = 5) -> list[str]:
+        """The files an open engine skipped, one line each (the first ``shown``), as the app says them."""
+        from olai_tui.commands import said
+
+        problems = list(self.engine.problems or []) if self.made else []
+        lines = [said(problem) for problem in problems[:shown]]
+        if len(problems) > shown:
+            lines.append(f"skipped {len(problems) - shown} more files (`olai-tui index {self.name}` lists them all)")
+        return lines
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int, tiers: Sequence[str]) -> Iterator[Batch]:
@@ -73,9 +103,14 @@ class EngineAdapter:
         self.engine.switch_on(tuple(tiers))
 
     def live_reports(self, tiers: Sequence[str]) -> dict[str, TierReport]:
-        """What the tiers on are doing between answers (indexing, unavailable); nothing once ready."""
+        """What the tiers on are doing between answers (indexing, unavailable); nothing once ready. While
+        the engine opens, its first tier says how far the open has come (every tier waits on it)."""
         if not self.made:
-            return {}
+            now = self.opening()
+            if now is None or not self.tiers:
+                return {}
+            done, of, what = now
+            return {self.tiers[0]: TierReport(self.tiers[0], "indexing", done=done, of=of, reason=what)}
         return {report.name: report for report in self.engine.live(tuple(tiers))}
 
     def notices(self) -> list[str]:

@@ -125,12 +125,18 @@ class SearchPane(Widget):
 
     @work(group="load", exit_on_error=False)
     async def _load(self) -> None:
+        was_open = self.adapter.made
         try:
             await asyncio.to_thread(self.adapter.load)
         except Exception as exc:  # noqa: BLE001 - a corpus gone or unreadable: said here, the app goes on
             self.query_one("#preview-text", Static).update(
                 Text(f"Could not open the {self.adapter.name} corpus: {type(exc).__name__}: {exc}", style="bold red"))
             return
+        self.render_footer()  # "opening" no more
+        if not was_open:
+            for line in self.adapter.problem_lines():
+                self.notify(line, severity="warning", timeout=8, markup=False)
+            getattr(self.app, "opened", lambda: None)()
         self.input.placeholder = self._placeholder()
         if not self.query_text.strip():
             self.query_one("#preview-text", Static).update(self._welcome())
@@ -278,7 +284,8 @@ class SearchPane(Widget):
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
         said = self.adapter.active_filters(self.answer) if self.answer is not None else ""
         self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
-                                                    self.footer_notices(), said))
+                                                    self.footer_notices(), said,
+                                                    "ready" if self.adapter.made else "opening"))
 
     def footer_notices(self) -> list[str]:
         """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
