@@ -25,14 +25,15 @@ def main() -> None:
     collection = load_vaswani(shared_data() / "notes" / "vaswani")
     asked = list(collection.queries.values())
     queries = asked + EXTRA + sorted({w for q in asked for w in q.split()})[:400]
-    corpora = [("vaswani", collection.notes)]
+    corpora: list[tuple] = [("vaswani", collection.notes)]
     if len(sys.argv) > 2:
         from engines.notes.engine import NotesEngine
 
-        corpora.append(("vault", NotesEngine(sys.argv[2]).notes))
+        engine = NotesEngine(sys.argv[2])
+        corpora.append(("vault", engine.notes, engine._exact))  # the engine's own: a warm open's is read back
     out = {}
-    for name, notes in corpora:
-        matcher = ExactMatcher(notes)
+    for name, notes, *matcher in corpora:
+        matcher = matcher[0] if matcher else ExactMatcher(notes)
         for query in queries:
             result = matcher.search(query, 10)
             out[f"{name}:{query}"] = [[h.id, h.score] for h in result.hits] + [result.total]

@@ -107,7 +107,9 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         return self._notes
 
     def _install(self, notes: list[Note]) -> None:
-        matcher = ExactMatcher(notes)
+        store = self._words.store
+        saved = store.saved_exact(notes) if store is not None else None
+        matcher = ExactMatcher.from_parts(notes, *saved) if saved is not None else ExactMatcher(notes)
         with self._lock:
             self._notes = notes
             self._exact = matcher

@@ -74,6 +74,20 @@ class ExactMatcher:
         self._starts = starts
         self._lengths = lengths
 
+    @classmethod
+    def from_parts(cls, notes: Sequence[Note], haystack: bytes, starts: list[int],
+                   lengths: list[tuple[int, int]]) -> "ExactMatcher":
+        """The matcher of ``notes`` from the parts a matcher of the same notes gave (``parts``): the notes
+        index keeps them, so a vault opened again skips folding 100,000 notes (~0.4 s of a 2 s open)."""
+        matcher = cls.__new__(cls)
+        matcher.notes = list(notes)
+        matcher._haystack, matcher._starts, matcher._lengths = haystack, starts, lengths
+        return matcher
+
+    def parts(self) -> tuple[bytes, list[int], list[tuple[int, int]]]:
+        """The haystack, each note's start in it, and its folded title's and label's lengths."""
+        return self._haystack, self._starts, self._lengths
+
     def _bounds(self, i: int) -> tuple[int, int, int, int]:
         """Where note ``i`` lies in the haystack: its start, the ends of its title and label, its end.
         Every test below reads the haystack between bounds: a slice would copy the note first."""

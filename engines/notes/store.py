@@ -22,6 +22,9 @@ Layout of a generation (n notes, w distinct words)::
     rows_ptr.G.npy      int64, n + 1: note i's words are rows_terms[rows_ptr[i]:rows_ptr[i+1]]
     rows_terms.G.npy    int32: word ids;  rows_tfs.G.npy: int32, how often each occurs
     bm25_data.G.npy     float32; bm25_indices.G.npy int32; bm25_indptr.G.npy int64 (w + 1)
+    exact.G.bin         the exact tier's folded haystack (engines/notes/exact.py), used when no file changed
+    exact_bounds.G.npy  int64, n x 3: each note's start in it, its folded title's and label's lengths
+                        (absent from an index written before they were kept: the tier folds the notes)
     manifest.json       format, root, generation, each file's size, and per source file:
                         [relative path, size, mtime_ns, blake2b, first note, notes, problems, dated by mtime]
 """
@@ -47,6 +50,7 @@ from engines.index_folder import (Stale, discard, folder_for, load_array, read_m
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
+from engines.notes.exact import ExactMatcher
 from engines.notes.words import note_words
 from engines.problems import Problem
 
@@ -103,6 +107,16 @@ class NotesStore:
         self._files_lock = threading.Lock()  # self.files, read by a save, changed by the watcher
         self._saving: threading.Thread | None = None
         self.writes = 0  # index generations this process started writing (the bench reports it)
+        self._exact: tuple[list[str], tuple] | None = None  # (note ids, ExactMatcher parts) as saved
+
+    def saved_exact(self, notes: Sequence[Note]) -> tuple | None:
+        """The exact tier's saved parts when ``notes`` are the notes they were made from (no file changed
+        since), once: the matcher keeps them from there."""
+        kept, self._exact = self._exact, None
+        if kept is None or len(kept[0]) != len(notes) or any(
+                n.id != i for n, i in zip(notes, kept[0])):
+            return None
+        return kept[1]
 
     def forget(self, paths) -> None:
         """These files' notes changed since the open (the watcher): read them again next open. Not under
@@ -196,6 +210,11 @@ class NotesStore:
         put("rows_tfs", np.asarray(rows.tfs, dtype=np.int32))
         for name, array in matrix.items():
             put(f"bm25_{name}", np.asarray(array))
+        haystack, starts, lengths = ExactMatcher(notes).parts()  # the same fold the tier makes, so the same answers
+        put("exact", haystack, "bin")
+        put("exact_bounds", np.column_stack((np.asarray(starts, np.int64).reshape(-1, 1),
+                                             np.asarray(lengths, np.int64).reshape(-1, 2))))
+        del haystack
         write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
                                      "sources": [f[1:] for f in files]})
         remove_other_generations(self.folder, set(sizes))
@@ -227,7 +246,7 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     seen: dict = {}
     paths, problems = find_note_files(top, seen)
     notes: list[Note] = []
-    fresh = 0
+    fresh = fresh_notes = 0
     now = time.time()
     rels: dict[str, str] = {}
     for done, path in enumerate(paths):
@@ -247,6 +266,7 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         else:
             fresh += 1
             file_notes, file_problems = load_file(path, top)
+            fresh_notes += len(file_notes)
         notes += file_notes
         problems += file_problems
         if file_notes and st is not None:
@@ -260,6 +280,8 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         # anything read again, gone, or with a new stat: the saved index is rewritten once words are built
         stats = {rels[p]: (s.size, s.mtime_ns) for p, s in store.files.items()}
         store.changed = fresh > 0 or stats != {rel: (s[1], s[2]) for rel, s in saved.sources.items()}
+        if saved.exact is not None and not fresh_notes:  # every note read back: the same notes if the same ids
+            store._exact = ([m[0] for m in saved.meta], saved.exact)
     return CorpusLoad(notes, problems), store
 
 
@@ -282,6 +304,7 @@ class _Saved:
             self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
                              load_array(folder, names["rows_tfs"]), {k: i for i, k in enumerate(self.keys)})
             self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
+            self.exact = self._exact_parts(folder, names)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
             raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
         if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
@@ -289,6 +312,15 @@ class _Saved:
                 and all(isinstance(s[1], int) and 0 <= s[4] and s[4] + s[5] <= len(self.meta) and len(s) == 8
                         for s in self.sources.values())):
             raise Stale("damaged (its arrays disagree in length)")
+
+    def _exact_parts(self, folder: Path, names: dict[str, str]) -> tuple | None:
+        if "exact" not in names or "exact_bounds" not in names:
+            return None
+        bounds = load_array(folder, names["exact_bounds"], mmap=False)
+        haystack = (folder / names["exact"]).read_bytes()
+        if bounds.shape != (len(self.meta), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
+            raise Stale("damaged (the exact haystack disagrees with the notes)")
+        return haystack, bounds[:, 0].tolist(), list(zip(bounds[:, 1].tolist(), bounds[:, 2].tolist()))
 
     @classmethod
     def read(cls, folder: Path, top: str) -> "_Saved | None":

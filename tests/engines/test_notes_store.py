@@ -277,3 +277,45 @@ def test_the_garbage_collector_rests_while_a_vault_opens_and_runs_again_after(tm
         gc.callbacks.remove(sweep)
     assert len(engine.notes) == 300 and swept == []
     assert gc.isenabled()
+
+
+def folding(monkeypatch) -> list[int]:
+    """How many notes the exact tier folds (ExactMatcher built from the notes, not read back)."""
+    from engines.notes import exact
+
+    folded: list[int] = []
+    real = exact.ExactMatcher.__init__
+
+    def init(self, notes):
+        folded.append(len(notes))
+        real(self, notes)
+
+    monkeypatch.setattr(exact.ExactMatcher, "__init__", init)
+    return folded
+
+
+def test_a_warm_open_takes_the_exact_haystack_from_the_index_and_answers_the_same(vault, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = opened(vault, cache)
+    folded = folding(monkeypatch)
+    second = opened(vault, cache)
+    assert folded == [len(first.notes)], "the save folds the notes once more; the open itself must not"
+    assert second._exact.parts() == first._exact.parts()
+    for query in ("slugs", "bench vice", "jam plum", "sowing", "SNAILS", "105", "garden"):
+        assert answer(second, query) == answer(first, query)
+    write(vault / "kitchen" / "jam.md", "# Jam\n\nDamson jam needs more pectin.\n")  # changed while closed
+    folded.clear()
+    third = NotesEngine(vault, cache_dir=str(cache))
+    assert folded == [len(third.notes)], "a stale haystack was used"
+    assert [i for i, _ in answer(third, "damson")] == ["kitchen/jam.md"] and answer(third, "plum") == []
+
+
+def test_a_damaged_exact_haystack_is_named_once_and_the_index_rebuilt(vault, tmp_path):
+    cache = tmp_path / "cache"
+    first = opened(vault, cache)
+    (haystack,) = index_folder(cache).glob("exact.*.bin")
+    haystack.write_bytes(haystack.read_bytes()[:10])
+    engine = NotesEngine(vault, cache_dir=str(cache))
+    assert len(engine.notices()) == 1 and "discarded" in engine.notices()[0]
+    assert engine.notes == first.notes
+    assert answer(engine, "bench vice") == answer(first, "bench vice")
