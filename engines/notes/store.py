@@ -24,6 +24,7 @@ Layout of a generation (n notes, w distinct words)::
     bm25_data.G.npy     float32; bm25_indices.G.npy int32; bm25_indptr.G.npy int64 (w + 1)
     exact.G.bin         the exact tier's folded haystack (engines/notes/exact.py), used when no file changed
     exact_bounds.G.npy  int64, n x 3: each note's start in it, its folded title's and label's lengths
+    exact_trigrams.G.npy uint64, 32 x n: each note's trigram filter (engines/notes/trigrams.py), memory-mapped
                         (absent from an index written before they were kept: the tier folds the notes)
     manifest.json       format, root, generation, each file's size, and per source file:
                         [relative path, size, mtime_ns, blake2b, first note, notes, problems, dated by mtime]
@@ -50,6 +51,7 @@ from engines.index_folder import (Stale, discard, folder_for, load_array, read_m
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
+from engines.notes import trigrams
 from engines.notes.exact import ExactMatcher
 from engines.notes.words import note_words
 from engines.problems import Problem
@@ -210,11 +212,12 @@ class NotesStore:
         put("rows_tfs", np.asarray(rows.tfs, dtype=np.int32))
         for name, array in matrix.items():
             put(f"bm25_{name}", np.asarray(array))
-        haystack, starts, lengths = ExactMatcher(notes).parts()  # the same fold the tier makes, so the same answers
+        haystack, starts, lengths, bloom = ExactMatcher(notes).parts()  # the tier's own fold: the same answers
         put("exact", haystack, "bin")
         put("exact_bounds", np.column_stack((np.asarray(starts, np.int64).reshape(-1, 1),
                                              np.asarray(lengths, np.int64).reshape(-1, 2))))
-        del haystack
+        put("exact_trigrams", bloom)
+        del haystack, bloom
         write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
                                      "sources": [f[1:] for f in files]})
         remove_other_generations(self.folder, set(sizes))
@@ -320,7 +323,10 @@ class _Saved:
         haystack = (folder / names["exact"]).read_bytes()
         if bounds.shape != (len(self.meta), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
             raise Stale("damaged (the exact haystack disagrees with the notes)")
-        return haystack, bounds[:, 0].tolist(), list(zip(bounds[:, 1].tolist(), bounds[:, 2].tolist()))
+        bloom = load_array(folder, names["exact_trigrams"]) if "exact_trigrams" in names else None
+        if bloom is not None and bloom.shape != (trigrams.BITS // 64, len(self.meta)):
+            raise Stale("damaged (the exact trigram filter disagrees with the notes)")
+        return haystack, bounds[:, 0].tolist(), list(zip(bounds[:, 1].tolist(), bounds[:, 2].tolist())), bloom
 
     @classmethod
     def read(cls, folder: Path, top: str) -> "_Saved | None":
