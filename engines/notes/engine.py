@@ -93,6 +93,7 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
             self.wait_for_index = wait_for_index
             self._lock = threading.Lock()
             self._vectors: SemanticIndex | None = None
+            self._exact: ExactMatcher | None = None
             self._words = WordsIndex(store)
             self._take_all(loaded.notes)
 
@@ -109,7 +110,10 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
     def _install(self, notes: list[Note]) -> None:
         store = self._words.store
         saved = store.saved_exact(notes) if store is not None else None
-        matcher = ExactMatcher.from_parts(notes, *saved) if saved is not None else ExactMatcher(notes)
+        if saved is not None:
+            matcher = ExactMatcher.from_parts(notes, *saved)
+        else:  # the notes an edit left as they were keep their fold (the matcher now held: read, never changed)
+            matcher = ExactMatcher(notes, previous=self._exact)
         with self._lock:
             self._notes = notes
             self._exact = matcher

@@ -38,20 +38,25 @@ def _codes(text: np.ndarray) -> np.ndarray:
 def build(haystack: bytes, starts: Sequence[int]) -> np.ndarray:
     """The filter of every note: (BITS // 64) x notes uint64, a column-major array (one row of words per
     slot group), so a query reads a few contiguous rows. ``starts``: each note's first byte; a note
-    ends where the next starts (its separator's trigrams only add bits, never lose one)."""
+    ends one byte (the separator) before the next starts. Only trigrams inside a note count, so a
+    note's column depends on its own text alone (an edit copies the columns of the notes it kept)."""
     n = len(starts)
     out = np.zeros((n, BITS // 8), np.uint8)
     text = np.frombuffer(haystack, dtype=np.uint8)
     bounds = np.append(np.asarray(starts, dtype=np.int64), len(text))
+    ends = bounds[1:] - 1
+    if n:
+        ends[-1] = len(text)  # the last note has no separator after it
     for first in range(0, n, _NOTES_A_CHUNK):
         last = min(n, first + _NOTES_A_CHUNK)
         chunk = text[bounds[first]:bounds[last]]
         if len(chunk) < 3:
             continue
         codes = _codes(chunk)
-        owner = np.repeat(np.arange(last - first, dtype=np.int32), np.diff(bounds[first:last + 1]))[:len(codes)]
+        owner = np.repeat(np.arange(last - first, dtype=np.int64), np.diff(bounds[first:last + 1]))[:len(codes)]
+        inside = np.arange(len(codes), dtype=np.int64) + 3 <= ends[first:last][owner] - bounds[first]
         bits = np.zeros((last - first, BITS), dtype=bool)
-        bits[owner, codes] = True
+        bits[owner[inside], codes[inside]] = True
         out[first:last] = np.packbits(bits, axis=1, bitorder="little")
     return np.ascontiguousarray(out.view(np.uint64).T)
 

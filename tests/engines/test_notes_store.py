@@ -286,9 +286,9 @@ def folding(monkeypatch) -> list[int]:
     folded: list[int] = []
     real = exact.ExactMatcher.__init__
 
-    def init(self, notes):
+    def init(self, notes, previous=None):
         folded.append(len(notes))
-        real(self, notes)
+        real(self, notes, previous)
 
     monkeypatch.setattr(exact.ExactMatcher, "__init__", init)
     return folded

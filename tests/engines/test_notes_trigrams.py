@@ -53,3 +53,25 @@ def test_the_filter_is_one_column_of_bits_per_note_and_tells_notes_apart():
     assert bloom.shape == (trigrams.BITS // 64, 4) and bloom.dtype == np.uint64
     assert list(trigrams.candidates(bloom, b"fleece")) == [0, 1, 2], "the empty note has no such trigram"
     assert 0 < np.unpackbits(bloom[:, 3].copy().view(np.uint8)).sum() < np.unpackbits(bloom[:, 0].copy().view(np.uint8)).sum()
+
+
+def test_an_edit_folds_only_the_notes_it_changed_and_matches_a_fresh_build(monkeypatch):
+    from engines.notes import exact
+
+    rng = random.Random(7)
+    notes = [note(i, "".join(rng.choice(ALPHABET) for _ in range(80))) for i in range(300)]
+    before = ExactMatcher(notes)
+    edited = list(notes)
+    edited[10] = note(10, "fleece over the beans 🌱")  # changed
+    del edited[20]  # deleted
+    edited.insert(5, note(999, "added: plum jam"))  # added
+    folds = []
+    real = exact._utf8
+    monkeypatch.setattr(exact, "_utf8", lambda text: folds.append(text) or real(text))
+    after = ExactMatcher(edited, previous=before)
+    assert len(folds) == 3 * 2, "only the changed and the added note are folded (title, label, body each)"
+    monkeypatch.setattr(exact, "_utf8", real)
+    fresh = ExactMatcher(edited)
+    assert after.parts()[:3] == fresh.parts()[:3]
+    np.testing.assert_array_equal(after.parts()[3], fresh.parts()[3])
+    assert [h.id for h in after.search("plum", 5).hits] == ["n0999.md"]
