@@ -113,7 +113,7 @@ class BuildRate:
             self.last = (now, n)
         return n
 
-    def figures(self, embedder, upto: int | None = None) -> dict:
+    def figures(self, embedder) -> dict:
         if self.first is None or self.last is None:
             return {"texts": len(self.texts)}
         (t0, n0), (t1, n1) = self.first, self.last
@@ -150,12 +150,16 @@ def _cli_rate(make_engine, embedder, texts: int, timeout_s: float = 600.0) -> di
 
 
 async def _measure(opened, queries: Sequence[str], window_s: float | None) -> dict:
-    """``opened()``: (app, engine or a way to it, how the notes were read, a cold engine maker for the CLI
-    rate, cleanup). The app is driven through startup, typing while the index builds, and typing once ready."""
+    """``opened(embedder)``: (app, a way to its engine, the report so far, a cold engine maker for the CLI
+    rate, cleanup), timed from the start as startup. The app is driven through startup, typing while
+    the index builds, and typing once ready."""
     from engines.eval.notes_bench import resident_mb
 
+    from engines.eval.model import ready_embedder
+
+    embedder = ready_embedder()  # the model is on disk and loads; the app itself loads it in the background
     started = time.perf_counter()
-    app, engine_of, out, cli_engine, cleanup, embedder = opened()
+    app, engine_of, out, cli_engine, cleanup = opened(embedder)
     built = time.perf_counter()
     try:
         out["load_average_at_start"] = os.getloadavg()[0]  # the machine is shared: how much of it the app had
@@ -245,13 +249,11 @@ def _timed_app_class():
 
 def _trec_opened(trec: Path):
     """Vaswani (or a TREC file) read, then the app over an engine made by the bench, cold."""
-    def opened():
-        from engines.eval.model import ready_embedder
+    def opened(embedder):
         from engines.eval.notes_bench import cold_engine
         from engines.eval.trec import load_trec
         from olai_tui.ui.generic_adapter import EngineAdapter
 
-        embedder = ready_embedder()  # the model is on disk and loads; the app itself loads it in the background
         notes = load_trec(trec)
         engine, cache = cold_engine(trec, embedder, notes=notes, wait_for_index=False)
         app = _timed_app_class()([EngineAdapter(engine, label=trec.name)], freeze_after_paint=True)  # as run_app opens it
@@ -260,21 +262,19 @@ def _trec_opened(trec: Path):
             other, other_cache = cold_engine(trec, embedder, notes=notes, wait_for_index=False)
             return other, other_cache.cleanup
 
-        return app, lambda: engine, {}, cli_engine, lambda: (engine.close(), cache.cleanup()), embedder
+        return app, lambda: engine, {}, cli_engine, lambda: (engine.close(), cache.cleanup())
     return opened
 
 
 def _folder_opened(folder: Path, cache: Path):
     """A folder of notes opened as `olai-tui notes DIR` opens it (run_app's build_workbench), over the
     bench's cache folder, whose notes index an earlier open wrote (a second start's)."""
-    def opened():
+    def opened(embedder):
         import shutil
 
-        from engines.eval.model import ready_embedder
         from engines.notes.engine import NotesEngine
         from olai_tui.workbench import OPEN_WAIT_S, build_workbench
 
-        embedder = ready_embedder()
         app = build_workbench({"notes": folder}, "notes", app_class=_timed_app_class(), watch=False,
                               freeze_after_paint=True, open_wait_s=OPEN_WAIT_S)
         adapter = app.adapters[0]
@@ -285,7 +285,7 @@ def _folder_opened(folder: Path, cache: Path):
             return (NotesEngine(folder, embedder=embedder, cache_dir=str(other), wait_for_index=False),
                     lambda: shutil.rmtree(other, ignore_errors=True))
 
-        return app, lambda: adapter.engine, {}, cli_engine, lambda: None, embedder
+        return app, lambda: adapter.engine, {}, cli_engine, lambda: None
     return opened
 
 

@@ -76,6 +76,7 @@ class SettlesWithCooldown:
                 cache.put_many(batch, vectors)
                 for k in batch:
                     self._texts.pop(k, None)
+                self._landed(batch)
                 self._version += 1
                 queued_at = None if changed else self._version  # our own step keeps the queue
                 self.embedded_texts.extend(texts)
@@ -90,6 +91,10 @@ class SettlesWithCooldown:
                 last_save = time.monotonic()
                 save_every = max(save_every_s, 10 * (last_save - now))
         return None
+
+    def _landed(self, keys: list[bytes]) -> None:
+        """These keys' vectors are in the cache now (under the lock): an index that keeps its done count
+        as it goes updates it here instead of counting every item again."""
 
     def _counted(self, counts: Callable[[], tuple[int, int]]) -> tuple[int, int]:
         with self._lock:
