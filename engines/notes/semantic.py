@@ -92,6 +92,8 @@ class SemanticIndex(BackgroundIndex):
         self._waiting: list[int] = []  # per note, its keys not in the cache
         self._done = 0
         self._counted_with: object = None  # the cache the count was made against (None: not counted)
+        self._notes_version = 0  # set_notes calls: which notes the keys are for
+        self._matrix_of: tuple | None = None  # (notes version, notes ready, cache) the matrix was stacked for
 
     # -- corpus --------------------------------------------------------------------------------
     def set_notes(self, notes: Sequence[Note]) -> None:
@@ -111,6 +113,7 @@ class SemanticIndex(BackgroundIndex):
             current = {k for keys in self._keys for k in keys}
             self._texts = {k: t for k, t in self._texts.items() if k in current}
             self._version += 1
+            self._notes_version += 1
             self._counted_with = None  # counted again when next asked
             if self._state.state == "ready" and self._missing():
                 self._state = IndexState("idle", self._done_count(), len(self._notes))
@@ -239,6 +242,16 @@ class SemanticIndex(BackgroundIndex):
         if self._matrix_version == self._version or self._cache is None:
             return
         cache = self._cache
+        ready_set = (self._notes_version, self._done_count(), id(cache))
+        if ready_set == self._matrix_of:
+            # Batches landed but no note got its last vector: the same notes are ready, the same rows
+            # would be stacked. Early in a large build (short texts first) that is almost every batch,
+            # and restacking looked up every key of 100,000 notes on each query while the index built.
+            if self._floor is not None and self._floor[0] == self._matrix_version:
+                self._floor = (self._version, self._floor[1])
+            self._matrix_version = self._version
+            return
+        self._matrix_of = ready_set
         rows, heads, starts, ready = [], [], [], []
         for i, keys in enumerate(self._keys):
             vectors = [cache.get(k) for k in keys]
