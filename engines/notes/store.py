@@ -285,6 +285,8 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         store.changed = fresh > 0 or stats != {rel: (s[1], s[2]) for rel, s in saved.sources.items()}
         if saved.exact is not None and not fresh_notes:  # every note read back: the same notes if the same ids
             store._exact = ([m[0] for m in saved.meta], saved.exact)
+        if saved.exact is None or saved.exact[3] is None:
+            store.changed = True  # written before the tier's parts were kept: written again once, with them
     return CorpusLoad(notes, problems), store
 
 

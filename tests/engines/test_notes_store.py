@@ -321,3 +321,25 @@ def test_a_damaged_exact_haystack_is_named_once_and_the_index_rebuilt(vault, tmp
     assert len(engine.notices()) == 1 and "discarded" in engine.notices()[0]
     assert engine.notes == first.notes
     assert answer(engine, "bench vice") == answer(first, "bench vice")
+
+
+def test_an_index_from_before_the_trigram_filter_is_written_again_once_with_it(vault, tmp_path, monkeypatch):
+    (vault / "bad.md").unlink()  # a file with no notes is read on every open, and so rewrites the index each time
+    cache = tmp_path / "cache"
+    first = opened(vault, cache)
+    folder = index_folder(cache)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    (name,) = [n for n in manifest["files"] if n.startswith("exact_trigrams.")]
+    del manifest["files"][name]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    (folder / name).unlink()
+    older = opened(vault, cache)  # answers (the filter hashed again) and writes a new generation
+    assert older.notices() == [] and answer(older, "bench vice") == answer(first, "bench vice")
+    assert list(folder.glob("exact_trigrams.*.npy")), "the index was not written again with the filter"
+    from engines.notes import trigrams
+
+    hashed = []
+    real = trigrams.build
+    monkeypatch.setattr(trigrams, "build", lambda *a: hashed.append(1) or real(*a))
+    again = NotesEngine(vault, cache_dir=str(cache))
+    assert hashed == [] and answer(again, "bench vice") == answer(first, "bench vice"), "the filter was not read back"
