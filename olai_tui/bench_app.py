@@ -266,24 +266,20 @@ def _trec_opened(trec: Path):
     return opened
 
 
-def _folder_opened(folder: Path, cache: Path):
+def _folder_opened(folder: Path):
     """A folder of notes opened as `olai-tui notes DIR` opens it (run_app's build_workbench), over the
     bench's cache folder, whose notes index an earlier open wrote (a second start's)."""
     def opened(embedder):
-        import shutil
-
-        from engines.notes.engine import NotesEngine
+        from engines.eval.notes_bench import cold_engine
         from olai_tui.workbench import OPEN_WAIT_S, build_workbench
 
         app = build_workbench({"notes": folder}, "notes", app_class=_timed_app_class(), watch=False,
                               freeze_after_paint=True, open_wait_s=OPEN_WAIT_S)
         adapter = app.adapters[0]
 
-        def cli_engine():
-            other = cache.parent / "cli"
-            shutil.copytree(cache / "notes-index", other / "notes-index")  # the notes warm, the vectors cold
-            return (NotesEngine(folder, embedder=embedder, cache_dir=str(other), wait_for_index=False),
-                    lambda: shutil.rmtree(other, ignore_errors=True))
+        def cli_engine():  # a cache of its own: the notes read again, the vectors cold
+            other, other_cache = cold_engine(folder, embedder, wait_for_index=False)
+            return other, other_cache.cleanup
 
         return app, lambda: adapter.engine, {}, cli_engine, lambda: None
     return opened
@@ -318,7 +314,7 @@ def _bench_folder(corpus: Path, queries: Sequence[str] | None, window_s: float |
             os.environ["XDG_CACHE_HOME"] = tmp  # the app opens the vault over the user cache: this one
             print(f"bench_app: a first open of {corpus} writes its notes index (meaning off) ...", file=sys.stderr)
             vault_bench.open_in_child(corpus, str(cache), queries[:2], edit=False)
-            return asyncio.run(_measure(_folder_opened(corpus, cache), queries, window_s))
+            return asyncio.run(_measure(_folder_opened(corpus), queries, window_s))
         finally:
             if saved is None:
                 os.environ.pop("XDG_CACHE_HOME", None)
