@@ -114,6 +114,8 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
             matcher = ExactMatcher.from_parts(notes, *saved)
         else:  # the notes an edit left as they were keep their fold (the matcher now held: read, never changed)
             matcher = ExactMatcher(notes, previous=self._exact)
+        if store is not None:
+            store.matcher = matcher
         with self._lock:
             self._notes = notes
             self._exact = matcher

@@ -196,14 +196,11 @@ class SemanticIndex(BackgroundIndex):
         cache = self._cache
         if cache is None:
             return [k for keys in self._keys for k in keys]
-        seen: set[bytes] = set()
-        out = []
-        for keys in self._keys:
-            for k in keys:
-                if k not in cache and k not in seen:
-                    seen.add(k)
-                    out.append(k)
-        return out
+        if self._counted_with is not cache:
+            self._recount()
+        # the keys the count waits on, in the notes' order; one a save merged from another process's
+        # file since the count is in the cache already
+        return [k for k in self._owners if k not in cache]
 
     def _done_count(self) -> int:
         cache = self._cache
@@ -214,18 +211,18 @@ class SemanticIndex(BackgroundIndex):
         return self._done
 
     def _recount(self) -> None:
-        """Which notes wait on which keys, counted afresh (the notes changed, the cache was opened, or a
-        build ended: a save may have merged another process's vectors)."""
+        """Which notes wait on which keys, counted afresh against the open cache (the notes changed, the
+        cache was opened, or a build ended: a save may have merged another process's vectors)."""
         cache = self._cache
         owners: dict[bytes, list[int]] = {}
         waiting = [0] * len(self._keys)
         for i, keys in enumerate(self._keys):
             for k in keys:
-                if cache is None or k not in cache:
+                if k not in cache:
                     owners.setdefault(k, []).append(i)
                     waiting[i] += 1
         self._owners, self._waiting = owners, waiting
-        self._done = waiting.count(0) if cache is not None else 0
+        self._done = waiting.count(0)
         self._counted_with = cache
 
     def _landed(self, keys: list[bytes]) -> None:

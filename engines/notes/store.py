@@ -110,6 +110,7 @@ class NotesStore:
         self._saving: threading.Thread | None = None
         self.writes = 0  # index generations this process started writing (the bench reports it)
         self._exact: tuple[list[str], tuple] | None = None  # (note ids, ExactMatcher parts) as saved
+        self.matcher: ExactMatcher | None = None  # the exact tier the engine holds: a save copies its fold
 
     def saved_exact(self, notes: Sequence[Note]) -> tuple | None:
         """The exact tier's saved parts when ``notes`` are the notes they were made from (no file changed
@@ -212,7 +213,8 @@ class NotesStore:
         put("rows_tfs", np.asarray(rows.tfs, dtype=np.int32))
         for name, array in matrix.items():
             put(f"bm25_{name}", np.asarray(array))
-        haystack, starts, lengths, bloom = ExactMatcher(notes).parts()  # the tier's own fold: the same answers
+        # the tier's own fold (the same answers), copied from the engine's matcher for the notes it holds
+        haystack, starts, lengths, bloom = ExactMatcher(notes, previous=self.matcher).parts()
         put("exact", haystack, "bin")
         put("exact_bounds", np.column_stack((np.asarray(starts, np.int64).reshape(-1, 1),
                                              np.asarray(lengths, np.int64).reshape(-1, 2))))
