@@ -46,11 +46,7 @@ class WordsIndex:
             self._notes = list(notes)
             self._version += 1
             version = self._version
-        # Not a daemon: at exit the interpreter kills a daemon thread where it next takes the GIL, and one
-        # caught inside a compiled BM25 build (numpy, scipy) aborted the process ("terminate called
-        # without an active exception", exit -6; seen once in `make test`). A one-shot search waits for
-        # the build instead, as it waits for the index's save that follows it.
-        threading.Thread(target=self._current, args=(version,), daemon=False, name="notes-words").start()
+        threading.Thread(target=self._current, args=(version,), daemon=True, name="notes-words").start()
 
     def _current(self, version: int | None = None) -> tuple[BM25Index, list[Note], dict[str, int]] | None:
         """The index of the notes now held: built already, being built (wait for it), or built here."""
