@@ -116,10 +116,12 @@ def test_a_prompt_answer_orders_the_products_and_code_checks_its_labels(engine, 
 
 
 def test_slow_answers_miss_the_800_ms_deadline_and_the_fused_order_answers(engine, server, tmp_path):
-    server.script = [("answer", 1.2), ("answer", 1.2)]
-    started = time.monotonic()
+    # The server answers after 5 s; the judge gives up at its 0.8 s deadline. Its own time is what is
+    # checked (recall's time before it once pushed the whole answer past 1.1 s on a loaded CI machine),
+    # with room for thread hand-offs but far short of the server's 5 s.
+    server.script = [("answer", 5.0), ("answer", 5.0)]
     a = judged(engine, make_judge(server.url, tmp_path))
-    assert time.monotonic() - started < 1.1
+    assert a.tier("judge").ms < 2000
     assert a.extras["path"] == "fused" and "late" in a.extras["reason"] and "unsure" in a.extras["flags"]
     assert a.hits and a.tier("judge").status == "late"
 
