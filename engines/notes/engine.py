@@ -148,6 +148,11 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         with self._lock:
             return list(self._by_file)
 
+    def close(self) -> None:
+        """Stop the meaning index's build and the words build (and wait for the save a finished one began)."""
+        super().close()
+        self._words.close()
+
     def reload(self) -> None:
         loaded, store = open_notes(self.root, self._cache_dir)
         self.problems = loaded.problems

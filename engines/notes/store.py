@@ -53,7 +53,7 @@ from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_fi
                                   natural_key, relative_to)
 from engines.notes import trigrams
 from engines.notes.exact import ExactMatcher
-from engines.notes.words import note_words
+from engines.notes.words import note_words, until_stopped
 from engines.problems import Problem
 
 FORMAT = 1
@@ -132,16 +132,18 @@ class NotesStore:
             self.changed = True
 
     # -- the words leg -----------------------------------------------------------------------------
-    def words_index(self, notes: Sequence[Note]) -> BM25Index:
+    def words_index(self, notes: Sequence[Note], stop: threading.Event | None = None) -> BM25Index:
         """The BM25 index of ``notes``: the saved matrix when they are the saved notes, else built
-        from the saved rows plus the words of the notes not seen before; saved when it changed."""
+        from the saved rows plus the words of the notes not seen before; saved when it changed.
+        ``stop`` set (the index closing): words.Stopped at the next note read, and nothing saved."""
+        stop = stop or threading.Event()
         with self._lock:
             keys = [words_key(n) for n in notes]
             if self._matrix is not None and keys == self._matrix_keys:
                 m = self._matrix
                 index = BM25Index.from_matrix(m["data"], m["indices"], m["indptr"], None, len(notes), self._rows.ids)
             else:
-                rows = _assemble(self._rows, notes, keys)
+                rows = _assemble(self._rows, notes, keys, stop)
                 doc = np.repeat(np.arange(len(notes), dtype=np.int32), np.diff(rows.ptr))
                 index = BM25Index.from_entries(len(notes), rows.ids, rows.terms, doc, rows.tfs)
                 self._rows, self._matrix_keys = rows, keys
@@ -149,7 +151,7 @@ class NotesStore:
                 self._matrix = (dict(zip(("data", "indices", "indptr"), kept[:3])) if kept is not None
                                 else _empty_matrix(len(rows.vocab)))
                 self.changed = True
-            if self.changed and self.attached:
+            if self.changed and self.attached and not stop.is_set():
                 # Written after the answer, not before it, on a thread that is not a daemon (said outright:
                 # the words thread starting it is one), so a one-shot search waits for it at exit rather
                 # than leave the vault unsaved.
@@ -357,16 +359,16 @@ def _meta_note(m: list, body: str, path: str) -> Note:
     return note
 
 
-def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str]) -> Rows:
+def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str], stop: threading.Event) -> Rows:
     """The words rows of ``notes``: saved rows by their key, the rest counted here (a Python loop
-    only over the notes not seen before)."""
+    only over the notes not seen before; words.Stopped once ``stop`` is set)."""
     vocab = list(saved.vocab) if saved is not None else []
     ids = dict(saved.ids) if saved is not None else {}
     found = np.fromiter(((saved.of.get(k, -1) if saved is not None else -1) for k in keys), dtype=np.int64, count=len(keys))
     new_terms: list[int] = []
     new_tfs: list[int] = []
     new_lens: list[int] = []
-    for i in np.flatnonzero(found < 0).tolist():
+    for i in until_stopped(np.flatnonzero(found < 0).tolist(), stop):
         counts = Counter(note_words(notes[i]))
         for word in counts:
             if word not in ids:

@@ -12,11 +12,20 @@ nDCG@10 and gave Vaswani's 0.002.
 Built in the background as soon as the notes change (11,429 Vaswani abstracts: about a second on two
 cores), off the lock, so a search or an edit never waits behind it; a search that arrives before it
 is done waits for that one build instead of starting a second.
+
+The build thread is a daemon (a one-shot search does not wait for a build it never asks for), and so
+it is stopped before the interpreter shuts down: ``close()`` (the engine's, or at exit for an index
+never closed) asks it to stop at its next note and waits for it. A daemon still running at shutdown
+is ended where it next takes the interpreter's lock, and one ended inside numpy's compiled sort
+aborted the whole process ("terminate called without an active exception", exit -6; once in four
+`make test` runs).
 """
 
 from __future__ import annotations
 
+import atexit
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -30,6 +39,27 @@ def note_words(note: Note) -> list[str]:
     return standard_tokenize(" ".join((note.title,) + note.aliases) + " " + note.body)
 
 
+class Stopped(Exception):
+    """A build asked to stop (the index is closing) before it was done."""
+
+
+def until_stopped(items, stop: threading.Event, every: int = 256):
+    """``items``, raising Stopped once ``stop`` is set (looked at every ``every`` items)."""
+    for i, item in enumerate(items):
+        if i % every == 0 and stop.is_set():
+            raise Stopped
+        yield item
+
+
+_open: "weakref.WeakSet[WordsIndex]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:  # after non-daemon threads are joined, before daemons are ended
+    for index in list(_open):
+        index.close()
+
+
 class WordsIndex:
     def __init__(self, store=None) -> None:
         """``store``: the folder's saved index (engines/notes/store.py), which builds from saved words and
@@ -40,13 +70,31 @@ class WordsIndex:
         self._version = 0
         self._built: tuple[int, BM25Index, dict[str, int]] | None = None  # (version, index, id -> index)
         self._building: dict[int, threading.Event] = {}  # version -> set when its build is done
+        self._stop = threading.Event()  # closing: builds stop at their next note
+        self._threads: list[threading.Thread] = []
+        _open.add(self)
 
     def set_notes(self, notes: Sequence[Note]) -> None:
         with self._lock:
             self._notes = list(notes)
             self._version += 1
             version = self._version
-        threading.Thread(target=self._current, args=(version,), daemon=True, name="notes-words").start()
+            if self._stop.is_set():
+                return
+            self._threads = [t for t in self._threads if t.is_alive()]
+            thread = threading.Thread(target=self._current, args=(version,), daemon=True, name="notes-words")
+            self._threads.append(thread)
+            thread.start()
+
+    def close(self) -> None:
+        """Stop any build at its next note and wait for it, and for the index save a finished one began."""
+        self._stop.set()
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join()
+        if self.store is not None:
+            self.store.wait_saved()
 
     def _current(self, version: int | None = None) -> tuple[BM25Index, list[Note], dict[str, int]] | None:
         """The index of the notes now held: built already, being built (wait for it), or built here."""
@@ -71,12 +119,17 @@ class WordsIndex:
             try:
                 # off the lock: nobody waits on it but searches
                 store = self.store
-                index = store.words_index(notes) if store is not None else BM25Index([note_words(n) for n in notes])
+                if store is not None:
+                    index = store.words_index(notes, self._stop)
+                else:
+                    index = BM25Index([note_words(n) for n in until_stopped(notes, self._stop)])
                 index_of = {n.id: i for i, n in enumerate(notes)}
                 with self._lock:
                     if self._version == now:
                         self._built = (now, index, index_of)
                 return index, notes, index_of
+            except Stopped:
+                return None
             finally:
                 with self._lock:
                     self._building.pop(now, None)

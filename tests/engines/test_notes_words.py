@@ -32,3 +32,42 @@ def test_searches_while_the_index_builds_wait_for_that_one_build():
         t.join(timeout=30)
     assert answers == [286] * 4  # 2000 notes, every seventh holds word3
     assert index._building == {}, "no build left pending"
+
+
+def test_close_stops_a_build_at_its_next_note_and_waits_for_it():
+    index = WordsIndex()
+    index.set_notes([note(i, f"word{i % 97} text {i} and more words to read") for i in range(60_000)])  # seconds of reading
+    (thread,) = index._threads
+    index.close()
+    assert not thread.is_alive(), "close waited for the build"
+    assert index._built is None and index._building == {}, "stopped before it was done: nothing built"
+    index.set_notes([note(0, "after close")])
+    assert index._threads == [thread], "a closed index starts no build"
+
+
+EXITS_DURING_A_BUILD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from engines.notes.engine import NotesEngine
+root = Path(sys.argv[2])
+for i in range(4000):
+    (root / f"n{i:05d}.md").write_text(f"# Note {i}\\n\\nword{i % 97} and a few more words about {i}.\\n")
+engine = NotesEngine(root, cache_dir=sys.argv[3])
+print(len(engine.notes))
+# no close: the process ends while the words build reads the notes
+"""
+
+
+def test_a_process_ending_during_a_words_build_stops_it_first_and_exits_cleanly(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root, cache = tmp_path / "vault", tmp_path / "cache"
+    root.mkdir()
+    repo = str(Path(__file__).resolve().parents[2])
+    run = subprocess.run([sys.executable, "-c", EXITS_DURING_A_BUILD, repo, str(root), str(cache)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "4000" and run.stderr == "", run.stderr
+    assert not [p for p in cache.rglob("*") if ".tmp" in p.name], "no half-written file left in the cache"
