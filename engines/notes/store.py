@@ -53,7 +53,7 @@ from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_fi
                                   natural_key, relative_to)
 from engines.notes import trigrams
 from engines.notes.exact import ExactMatcher
-from engines.notes.words import note_words, until_stopped
+from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
 
 FORMAT = 1
@@ -139,6 +139,8 @@ class NotesStore:
         stop = stop or threading.Event()
         with self._lock:
             keys = [words_key(n) for n in notes]
+            if stop.is_set():
+                raise Stopped
             if self._matrix is not None and keys == self._matrix_keys:
                 m = self._matrix
                 index = BM25Index.from_matrix(m["data"], m["indices"], m["indptr"], None, len(notes), self._rows.ids)

@@ -18,12 +18,15 @@ it is stopped before the interpreter shuts down: ``close()`` (the engine's, or a
 never closed) asks it to stop at its next note and waits for it. A daemon still running at shutdown
 is ended where it next takes the interpreter's lock, and one ended inside numpy's compiled sort
 aborted the whole process ("terminate called without an active exception", exit -6; once in four
-`make test` runs).
+`make test` runs). A build still running while the interpreter shuts down must not import what
+registers a shutdown hook: bm25s imports concurrent.futures' thread pool, which raised "can't register
+atexit after shutdown" from a build started by a warm open just before exit; imported here instead.
 """
 
 from __future__ import annotations
 
 import atexit
+import concurrent.futures.thread  # noqa: F401 - see below
 import threading
 import weakref
 from dataclasses import dataclass

@@ -55,7 +55,10 @@ for i in range(4000):
     (root / f"n{i:05d}.md").write_text(f"# Note {i}\\n\\nword{i % 97} and a few more words about {i}.\\n")
 engine = NotesEngine(root, cache_dir=sys.argv[3])
 print(len(engine.notes))
-# no close: the process ends while the words build reads the notes
+if sys.argv[4] == "save":
+    engine.words_tier.ranked("word1")  # built and saved, so the next process opens warm
+    engine.close()
+# else no close: the process ends while the words build reads the notes (cold) or the saved index (warm)
 """
 
 
@@ -67,7 +70,8 @@ def test_a_process_ending_during_a_words_build_stops_it_first_and_exits_cleanly(
     root, cache = tmp_path / "vault", tmp_path / "cache"
     root.mkdir()
     repo = str(Path(__file__).resolve().parents[2])
-    run = subprocess.run([sys.executable, "-c", EXITS_DURING_A_BUILD, repo, str(root), str(cache)],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0 and run.stdout.strip() == "4000" and run.stderr == "", run.stderr
-    assert not [p for p in cache.rglob("*") if ".tmp" in p.name], "no half-written file left in the cache"
+    for step in ("exit", "save", "exit"):  # cold, then warm: a build from the saved index at exit
+        run = subprocess.run([sys.executable, "-c", EXITS_DURING_A_BUILD, repo, str(root), str(cache), step],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and run.stdout.strip() == "4000" and run.stderr == "", (step, run.stderr)
+        assert not [p for p in cache.rglob("*") if ".tmp" in p.name], "no half-written file left in the cache"
