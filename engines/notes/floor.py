@@ -101,19 +101,22 @@ class ProbeFloors:
             self._vectors = np.stack([cache.get(k) for k in keys]).astype(np.float32, copy=False)
         return self._vectors
 
-    def measure(self, matrix: np.ndarray, passage_keys: Iterable[bytes], save: bool) -> NotebookFloor:
-        """The floors of a notebook whose passage vectors are the rows of ``matrix``."""
+    def measure(self, matrix, passage_keys: Iterable[bytes] | None, save: bool) -> NotebookFloor:
+        """The floors of a notebook whose passage vectors are the rows of ``matrix`` (an array, or
+        anything with ``len`` and ``dot``); read from and ``save``d to the cache by ``passage_keys``
+        (None: an index still building, measured and not kept)."""
         info = self.embedder.info()
         if len(matrix) == 0:
             return unmeasured(info.floor)
-        key = self._key(info.model_id, passage_keys)
-        path = self._path(info.model_id, key)
-        cached = _read(path)
-        if cached is not None and cached.embedder == info.floor:
-            return cached
-        best = (matrix @ self.probe_vectors().T).max(axis=0)  # per probe: its best passage in the notebook
+        path = None
+        if passage_keys is not None:
+            path = self._path(info.model_id, self._key(info.model_id, passage_keys))
+            cached = _read(path)
+            if cached is not None and cached.embedder == info.floor:
+                return cached
+        best = matrix.dot(self.probe_vectors().T).max(axis=0)  # per probe: its best passage in the notebook
         floor = from_best(best, info.floor, info.margin)
-        if save:
+        if save and path is not None:
             _write(path, floor)
         return floor
 

@@ -20,8 +20,12 @@ from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
+from engines.notes.rows import AppendedInts, AppendedRows
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
+# While the index builds, its floor is measured again once the passages grew by a quarter, not on every
+# batch: 217 probes against every passage each query cost ~25 GFLOP at 300,000 passages.
+REMEASURE_GROWTH = 1.25
 
 
 class Ranked:
@@ -78,13 +82,17 @@ class SemanticIndex(BackgroundIndex):
         self._notes: list[Note] = []
         self._keys: list[list[bytes]] = []  # per note, its passage keys
         self._ready_version = -1  # the version the last complete build saw
-        # _matrix: the passage vectors, note after note
-        self._heads = np.zeros((0, 1), np.float32)  # one whole-note vector per ready note
+        # The ready notes' vectors, note after note, in the order they became ready (rows.py): their
+        # passages (with each note's first row in _starts), and one whole-note vector per note.
+        self._passages = AppendedRows(1)
+        self._heads = AppendedRows(1)
+        self._starts = AppendedInts()
+        self._ready_notes = AppendedInts()  # the note of each segment
+        self._newly_ready: list[int] = []  # notes whose last vector landed since the last refresh
         self._index_of: dict[str, int] = {}
-        self._starts = np.zeros(0, np.int64)
-        self._ready_notes = np.zeros(0, np.int64)
         self._probe_floors = ProbeFloors(embedder, cache_dir)
         self._floor: tuple[int, NotebookFloor] | None = None  # (matrix version, this notebook's floors)
+        self._floor_rows = 0  # the passages the floor was measured on
         # How many notes have every vector, kept as batches land: counting them again (every key of
         # every note looked up) held the interpreter ~80 ms at 100,000 notes, and progress and the
         # workbench's footer asked several times a second while the index built.
@@ -93,7 +101,7 @@ class SemanticIndex(BackgroundIndex):
         self._done = 0
         self._counted_with: object = None  # the cache the count was made against (None: not counted)
         self._notes_version = 0  # set_notes calls: which notes the keys are for
-        self._matrix_of: tuple | None = None  # (notes version, notes ready, cache) the matrix was stacked for
+        self._matrix_of: tuple | None = None  # (notes version, cache) the vectors were stacked for
 
     # -- corpus --------------------------------------------------------------------------------
     def set_notes(self, notes: Sequence[Note]) -> None:
@@ -156,15 +164,16 @@ class SemanticIndex(BackgroundIndex):
         (equal: corpus order), with its best passage's cosine (what the floor is measured against)."""
         with self._lock:
             self._refresh_matrix()
-            matrix, heads, starts, ready = self._matrix, self._heads, self._starts, self._ready_notes
+            passages, heads = self._passages.view(), self._heads.view()
+            starts, ready = self._starts.view(), self._ready_notes.view()
             notes, index_of = self._notes, self._index_of
         best = np.full(len(notes), -np.inf, dtype=np.float32)  # -inf: not embedded yet
         rank = np.full(len(notes), -np.inf, dtype=np.float32)
         if len(ready) == 0:
             return Ranked(notes, index_of, rank, best)
         query = query_vector.astype(np.float32)
-        passage_best = np.maximum.reduceat(matrix @ query, starts)
-        rank[ready] = (passage_best + heads @ query) / 2
+        passage_best = np.maximum.reduceat(passages.dot(query), starts)
+        rank[ready] = (passage_best + heads.dot(query)) / 2
         best[ready] = passage_best
         return Ranked(notes, index_of, rank, best)
 
@@ -173,13 +182,15 @@ class SemanticIndex(BackgroundIndex):
         kept per index version and, once the index is complete, cached on disk with it."""
         with self._lock:
             self._refresh_matrix()
-            version, matrix = self._matrix_version, self._matrix
+            version, passages = self._matrix_version, self._passages.view()
             if self._floor is not None and self._floor[0] == version:
                 return self._floor[1]
             complete = self._ready_version == self._version and not self._missing()
-            keys = [k for i in self._ready_notes.tolist() for k in self._keys[i]]
+            if not complete and self._floor is not None and len(passages) < self._floor_rows * REMEASURE_GROWTH:
+                return self._floor[1]  # still building: measured again once the passages grew by a quarter
+            keys = [k for i in self._ready_notes.view().tolist() for k in self._keys[i]] if complete else None
         try:
-            floor = self._probe_floors.measure(matrix, keys, save=complete)
+            floor = self._probe_floors.measure(passages, keys, save=complete)
         except Exception:  # noqa: BLE001 - a failed measurement leaves the embedder's floor, no weak guesses
             try:
                 floor = unmeasured(self.embedder.info().floor)
@@ -188,7 +199,7 @@ class SemanticIndex(BackgroundIndex):
             return floor
         with self._lock:
             if self._matrix_version == version:
-                self._floor = (version, floor)
+                self._floor, self._floor_rows = (version, floor), len(passages)
         return floor
 
     # -- internals -----------------------------------------------------------------------------
@@ -224,6 +235,7 @@ class SemanticIndex(BackgroundIndex):
         self._owners, self._waiting = owners, waiting
         self._done = waiting.count(0)
         self._counted_with = cache
+        self._newly_ready = []  # counted afresh: the matrix is checked against the count instead
 
     def _landed(self, keys: list[bytes]) -> None:
         if self._counted_with is not self._cache:
@@ -234,34 +246,46 @@ class SemanticIndex(BackgroundIndex):
                 waiting[i] -= 1
                 if waiting[i] == 0:
                     self._done += 1
+                    self._newly_ready.append(i)
 
     def _refresh_matrix(self) -> None:
+        """The ready notes' vectors as a search reads them: the notes that became ready since the last
+        refresh appended (a batch landed), or every ready note stacked again (the notes changed, the
+        cache was opened, or a count found notes ready that no batch of this process completed)."""
         if self._matrix_version == self._version or self._cache is None:
             return
         cache = self._cache
-        ready_set = (self._notes_version, self._done_count(), id(cache))
-        if ready_set == self._matrix_of:
-            # Batches landed but no note got its last vector: the same notes are ready, the same rows
-            # would be stacked. Early in a large build (short texts first) that is almost every batch,
-            # and restacking looked up every key of 100,000 notes on each query while the index built.
-            if self._floor is not None and self._floor[0] == self._matrix_version:
-                self._floor = (self._version, self._floor[1])
-            self._matrix_version = self._version
-            return
-        self._matrix_of = ready_set
-        rows, heads, starts, ready = [], [], [], []
-        for i, keys in enumerate(self._keys):
-            vectors = [cache.get(k) for k in keys]
-            if any(v is None for v in vectors):
-                continue
-            starts.append(len(rows))
-            ready.append(i)
-            rows.extend(vectors[:-1])  # the passages (title first) ...
-            heads.append(vectors[-1])  # ... and the whole note's vector
-        dims = cache.dims
-        self._matrix = np.stack(rows).astype(np.float32, copy=False) if rows else np.zeros((0, dims), np.float32)
-        self._heads = np.stack(heads).astype(np.float32, copy=False) if heads else np.zeros((0, dims), np.float32)
-        self._starts = np.asarray(starts, dtype=np.int64)
-        self._ready_notes = np.asarray(ready, dtype=np.int64)
+        done = self._done_count()  # counts again when the notes or the cache changed
+        fresh = self._newly_ready
+        self._newly_ready = []
+        if self._matrix_of == (self._notes_version, id(cache)) and len(self._ready_notes) + len(fresh) == done:
+            if self._append(cache, sorted(fresh)):
+                if not fresh and self._floor is not None and self._floor[0] == self._matrix_version:
+                    self._floor = (self._version, self._floor[1])  # the same notes: the same floor
+                self._matrix_version = self._version
+                return
+        self._matrix_of = (self._notes_version, id(cache))
+        self._passages, self._heads = AppendedRows(cache.dims), AppendedRows(cache.dims)
+        self._starts, self._ready_notes = AppendedInts(), AppendedInts()
+        self._floor_rows = 0  # other notes: the floor is measured on them afresh
+        self._append(cache, [i for i, waiting in enumerate(self._waiting) if waiting == 0])
         self._index_of = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version
+
+    def _append(self, cache, notes: list[int]) -> bool:
+        """Append these notes' vectors (passages, title first, then the whole note's); False, nothing
+        appended, when one of them is not in the cache (dropped since: the caller stacks again)."""
+        vectors = [[cache.get(k) for k in self._keys[i]] for i in notes]
+        if any(v is None for of_note in vectors for v in of_note):
+            return False
+        rows, heads, starts = [], [], []
+        at = len(self._passages)
+        for of_note in vectors:
+            starts.append(at + len(rows))
+            rows.extend(of_note[:-1])
+            heads.append(of_note[-1])
+        self._passages.extend(rows)
+        self._heads.extend(heads)
+        self._starts.extend(starts)
+        self._ready_notes.extend(notes)
+        return True

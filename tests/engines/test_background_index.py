@@ -205,3 +205,66 @@ def test_the_notes_index_keeps_its_done_count_as_batches_land_not_by_counting_ev
     assert len(recounts) <= 3, f"counted every note {len(recounts)} times"
     index.set_notes(notes[:-1] + [Note(id="new.md", title="New", body="a new note", where="new.md", path="/v/new.md")])
     assert index.state().done == len(notes) - 1, "the new note waits on its vectors"
+
+
+def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_stack_would(tmp_path, monkeypatch):
+    # Restacking every ready note's vectors whenever a batch completed one looked up every key of
+    # 100,000 notes under the index's lock, on the searching thread: each vector is appended once.
+    from engines.notes.chunks import note_texts
+    from engines.notes.corpus import Note
+    from engines.notes.floor import ProbeFloors
+    from engines.notes.rows import AppendedRows
+    from engines.notes.semantic import SemanticIndex
+
+    notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"body {i % 40} of note {i}" + (" twice" if i % 7 else ""),
+                  where=f"n{i}.md", path=f"/v/n{i}.md") for i in range(300)]
+    embedder = HashEmbedder()
+    index = SemanticIndex(embedder, scope="appended", cache_dir=str(tmp_path))
+    index.embed_batch = 16
+    import engines.embed.index_state as index_state
+    monkeypatch.setattr(index_state, "PROGRESS_EVERY_S", 0.0)  # a look after every batch
+    appended = []
+    real_extend = AppendedRows.extend
+    monkeypatch.setattr(AppendedRows, "extend", lambda self, rows: appended.append(len(rows)) or real_extend(self, rows))
+    measured = []
+    real_measure = ProbeFloors.measure
+    monkeypatch.setattr(ProbeFloors, "measure", lambda self, m, keys, save: measured.append(len(m)) or real_measure(self, m, keys, save))
+    monkeypatch.setattr(ProbeFloors, "probe_vectors", lambda self: embedder.embed(["a probe", "another"], "query"))
+    index.set_notes(notes)
+    query = embedder.embed(["note 7"], "query")[0]
+    checked = []
+
+    def progress(done, of):
+        ranked = index.ranked(query)
+        index.floor()
+        cache = index._cache
+        for i, note in enumerate(notes):
+            vectors = [cache.get(text_key(t)) for t in note_texts(note)]
+            if any(v is None for v in vectors):
+                assert ranked.rank[i] == -np.inf
+                continue
+            best = max(float(v @ query) for v in vectors[:-1])
+            assert np.isclose(ranked.best[i], best, atol=1e-6)
+            assert np.isclose(ranked.rank[i], (best + float(vectors[-1] @ query)) / 2, atol=1e-6)
+        checked.append(done)
+
+    assert index.build(progress=progress).state == "ready"
+    index.ranked(query)
+    index.floor()
+    assert len(checked) > 3 and checked[-1] == len(notes)
+    passages = sum(len(note_texts(n)) - 1 for n in notes)
+    assert sum(appended) == passages + len(notes), "each passage and whole-note vector appended once"
+    assert measured[-1] == passages, "the complete index's floor is measured on every passage"
+    assert len(measured) < len(checked), "while building, the floor is measured again only as the passages grow"
+
+
+def test_texts_are_embedded_shortest_first_within_windows_in_the_items_order(monkeypatch):
+    # Sorted by length over a whole 100,000-note vault, every title came first and no note was ready
+    # (searchable by meaning) for two thirds of the build.
+    import engines.embed.index_state as index_state
+
+    monkeypatch.setattr(index_state, "QUEUE_WINDOW", 4)
+    texts = {bytes([i]): "x" * n for i, n in enumerate([5, 1, 3, 1, 9, 2, 7, 2, 4])}
+    order = list(reversed(index_state.embedding_order(list(texts), texts)))  # popped from the end
+    assert [len(texts[k]) for k in order] == [1, 1, 3, 5, 2, 2, 7, 9, 4]
+    assert order[:2] == [bytes([1]), bytes([3])], "equal lengths keep the items' order"
