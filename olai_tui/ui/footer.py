@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -132,5 +133,16 @@ class TierFooter(Static):
     }
     """
 
+    _fits: tuple[int, ...] | None = None  # the last text's line count, while every line fit the width
+
     def show(self, text: Text) -> None:
-        self.update(text)
+        """Show ``text``, laying the screen out again only when the footer's height may change.
+
+        Static.update lays out the whole screen by default; the footer changes several times a second
+        while an index builds (its progress), and on the 100,000-note vault those layouts (the results
+        table rendered again each time) took a third of the main thread's time as the person typed."""
+        width = self.content_region.width
+        lines = text.plain.split("\n")
+        fits = (len(lines),) if width > 0 and all(cell_len(line) <= width for line in lines) else None
+        self.update(text, layout=fits is None or fits != self._fits)
+        self._fits = fits
