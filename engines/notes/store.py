@@ -15,7 +15,11 @@ root) is named once in ``notices``, discarded and rebuilt from the notes: nothin
 
 Layout of a generation (n notes, w distinct words)::
 
-    notes.G.json        [[id, title, where, tags, parent, content_hash, aliases, date], ...]   n
+    note_strings.G.txt  every note's strings (engines/notes/columns.py), one after the other (UTF-8)
+    note_string_ends.G.npy  int64: where each string ends (characters)
+    note_shape.G.npy    int32, n x 3: each note's tags, aliases, has a parent;  note_dates.G.npy float64, n
+    file_strings.G.txt  per source file its relative path and blake2b; file_string_ends.G.npy as above
+    file_numbers.G.npy  int64, files x 5: size, mtime_ns, first note, notes, dated by mtime
     bodies.G.txt        every note's body, one after the other (UTF-8)
     body_ends.G.npy     int64, n: where each body ends (characters)
     vocab.G.json        the words, by id                                                      w
@@ -26,8 +30,8 @@ Layout of a generation (n notes, w distinct words)::
     exact_bounds.G.npy  int64, n x 3: each note's start in it, its folded title's and label's lengths
     exact_trigrams.G.npy uint64, 32 x n: each note's trigram filter (engines/notes/trigrams.py), memory-mapped
                         (absent from an index written before they were kept: the tier folds the notes)
-    manifest.json       format, root, generation, each file's size, and per source file:
-                        [relative path, size, mtime_ns, blake2b, first note, notes, problems, dated by mtime]
+    manifest.json       format, root, generation, each file's size, and the problems of the source
+                        files that had any, by file number
 """
 
 from __future__ import annotations
@@ -52,11 +56,12 @@ from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
 from engines.notes import trigrams
+from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
 from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
 
-FORMAT = 1
+FORMAT = 2  # 2: notes and source files as columns (engines/notes/columns.py), not JSON lists
 KIND = "notes-index"
 # A file modified this recently may change again within the same mtime tick without its stat
 # changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
@@ -67,9 +72,13 @@ PROGRESS_EVERY = 1000  # files between progress calls: a cold 100k-note read say
 
 def words_key(note: Note) -> str:
     """What a note's words depend on: its title and text (content_hash) and its aliases."""
-    if not note.aliases:
-        return note.content_hash
-    return hashlib.sha256("\0".join((note.content_hash,) + note.aliases).encode("utf-8", "surrogatepass")).hexdigest()
+    return _words_key_of(note.content_hash, note.aliases)
+
+
+def _words_key_of(content_hash: str, aliases: tuple[str, ...]) -> str:
+    if not aliases:
+        return content_hash
+    return hashlib.sha256("\0".join((content_hash,) + aliases).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -191,8 +200,12 @@ class NotesStore:
             full = f"{name}.{generation}.{kind}"
             sizes[full] = write_atomically(self.folder / full, data)
 
+        def put_strings(name: str, strings: Sequence[str], ends: str | None = None) -> None:
+            text, string_ends = strings_blob(strings)
+            put(name, text, "txt")
+            put(ends or f"{name[:-1]}_ends", string_ends)
+
         files: list[list] = []
-        meta: list[list] = []
         bodies: list[str] = []
         with self._files_lock:  # each file's stat as the watcher left it, read once
             stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
@@ -204,13 +217,15 @@ class NotesStore:
                               None if known is None else known.digest, i, 0, [] if known is None else known.problems,
                               False if known is None else known.dated_by_mtime])
             files[-1][6] += 1
-            meta.append([note.id, note.title, note.where, list(note.tags), note.parent, note.content_hash,
-                         list(note.aliases), note.date])
             bodies.append(note.body)
-        ends = np.cumsum(np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies)))
-        put("notes", _json(meta), "json")
-        put("bodies", "".join(bodies).encode("utf-8", "surrogatepass"), "txt")
-        put("body_ends", ends)
+        strings, shape, dates = NoteColumns.of(notes)
+        put_strings("note_strings", strings)
+        put("note_shape", shape)
+        put("note_dates", dates)
+        strings, numbers, problems = FileColumns.of([f[1:] for f in files])
+        put_strings("file_strings", strings)
+        put("file_numbers", numbers)
+        put_strings("bodies", bodies, ends="body_ends")
         put("vocab", _json(rows.vocab), "json")
         put("rows_ptr", np.asarray(rows.ptr, dtype=np.int64))
         put("rows_terms", np.asarray(rows.terms, dtype=np.int32))
@@ -225,7 +240,7 @@ class NotesStore:
         put("exact_trigrams", bloom)
         del haystack, bloom
         write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
-                                     "sources": [f[1:] for f in files]})
+                                     "problems": problems})
         remove_other_generations(self.folder, set(sizes))
 
 
@@ -241,19 +256,19 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     except OSError:
         return load_corpus(root), None  # raises the one-line CorpusError
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
-    try:
-        try:
-            saved = _Saved.read(store.folder, top)
-        except Stale:
-            # another process (or this one's last save) may have moved the manifest on and removed the
-            # generation being read: a second read finds the new one; a damaged index fails it again
-            saved = _Saved.read(store.folder, top)
-    except Stale as why:
-        store.notices.append(f"notes index {store.folder}: {why}: discarded, rebuilt from the notes")
-        discard(store.folder)
-        saved = None
+    # The saved index is read while the folder is walked: the walk waits on a stat per file, which lets
+    # the interpreter go, and the read decodes in those waits (100,000 notes: ~0.5 s each, apart).
+    reading = _Reading(store.folder, top)
+    reading.start()
     seen: dict = {}
-    paths, problems = find_note_files(top, seen)
+    try:
+        paths, problems = find_note_files(top, seen)
+    finally:
+        reading.join()
+    saved = reading.saved
+    if reading.stale is not None:
+        store.notices.append(f"notes index {store.folder}: {reading.stale}: discarded, rebuilt from the notes")
+        discard(store.folder)
     notes: list[Note] = []
     fresh = fresh_notes = 0
     now = time.time()
@@ -263,7 +278,8 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
             progress(done, len(paths), "reading notes")
         rel, st = seen[path]
         rels[path] = rel
-        entry = saved.sources.get(rel) if saved is not None else None
+        at = saved.file_of.get(rel) if saved is not None else None
+        entry = saved.files.entry(at) if at is not None else None
         reused = entry is not None and st is not None and entry[1] >= 0 and entry[1] == st.st_size \
             and entry[2] == st.st_mtime_ns
         digest = entry[3] if reused else _digest(path, st)
@@ -288,12 +304,42 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         store._rows, store._matrix, store._matrix_keys = saved.rows, saved.matrix, saved.keys
         # anything read again, gone, or with a new stat: the saved index is rewritten once words are built
         stats = {rels[p]: (s.size, s.mtime_ns) for p, s in store.files.items()}
-        store.changed = fresh > 0 or stats != {rel: (s[1], s[2]) for rel, s in saved.sources.items()}
+        store.changed = fresh > 0 or stats != {rel: (numbers[0], numbers[1])
+                                               for rel, numbers in zip(saved.files.rels, saved.files.numbers)}
         if saved.exact is not None and not fresh_notes:  # every note read back: the same notes if the same ids
-            store._exact = ([m[0] for m in saved.meta], saved.exact)
+            store._exact = (saved.notes.ids(), saved.exact)
         if saved.exact is None or saved.exact[3] is None:
             store.changed = True  # written before the tier's parts were kept: written again once, with them
     return CorpusLoad(notes, problems), store
+
+
+class _Reading(threading.Thread):
+    """The saved index read on a thread of its own: ``saved`` (None: none, or unusable: ``stale`` says why)."""
+
+    def __init__(self, folder: Path, top: str) -> None:
+        super().__init__(name="notes-index-read", daemon=True)
+        self.folder, self.top = folder, top
+        self.saved: _Saved | None = None
+        self.stale: Stale | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            try:
+                self.saved = _Saved.read(self.folder, self.top)
+            except Stale:
+                # another process (or this one's last save) may have moved the manifest on and removed
+                # the generation being read: a second read finds the new one; a damaged index fails again
+                self.saved = _Saved.read(self.folder, self.top)
+        except Stale as why:
+            self.stale = why
+        except BaseException as error:  # noqa: BLE001 - raised again on the opening thread
+            self.error = error
+
+    def join(self, timeout: float | None = None) -> None:
+        super().join(timeout)
+        if self.error is not None:
+            raise self.error
 
 
 class _Saved:
@@ -302,26 +348,35 @@ class _Saved:
     def __init__(self, folder: Path, manifest: dict) -> None:
         generation = manifest.get("generation")
         try:
-            self.sources = {s[0]: s for s in manifest["sources"]}
             names = {name.split(".")[0]: name for name in manifest["files"]}
             if any(name.split(".")[1] != generation for name in manifest["files"]):
                 raise KeyError("generation")
-            self.meta = json.loads((folder / names["notes"]).read_bytes().decode("utf-8", "surrogatepass"))
+
+            def strings(name: str) -> list[str]:
+                text = (folder / names[name]).read_bytes().decode("utf-8", "surrogatepass")
+                ends = load_array(folder, names[f"{name[:-1]}_ends"], mmap=False)
+                if len(ends) and int(ends[-1]) != len(text):
+                    raise ValueError(f"{name} disagrees with its ends")
+                return split_blob(text, ends)
+
+            self.notes = NoteColumns.read(strings("note_strings"), load_array(folder, names["note_shape"], mmap=False),
+                                          load_array(folder, names["note_dates"], mmap=False))
+            self.files = FileColumns.read(strings("file_strings"), load_array(folder, names["file_numbers"], mmap=False),
+                                          manifest["problems"], len(self.notes))
+            self.file_of = self.files.index()
             self.bodies = (folder / names["bodies"]).read_bytes().decode("utf-8", "surrogatepass")
-            self.ends = load_array(folder, names["body_ends"], mmap=False)
+            self.ends = [0] + load_array(folder, names["body_ends"], mmap=False).tolist()  # a list: read per note
             vocab = json.loads((folder / names["vocab"]).read_bytes().decode("utf-8", "surrogatepass"))
             ptr = load_array(folder, names["rows_ptr"])
-            self.keys = [m[5] if not m[6] else words_key(_meta_note(m, "", "")) for m in self.meta]  # as words_key
+            self.keys = self._words_keys()
             self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
                              load_array(folder, names["rows_tfs"]), {k: i for i, k in enumerate(self.keys)})
             self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
             self.exact = self._exact_parts(folder, names)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
             raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
-        if not (len(self.meta) == len(self.ends) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
-                and (int(self.ends[-1]) if len(self.ends) else 0) == len(self.bodies)
-                and all(isinstance(s[1], int) and 0 <= s[4] and s[4] + s[5] <= len(self.meta) and len(s) == 8
-                        for s in self.sources.values())):
+        if not (len(self.notes) == len(self.ends) - 1 == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
+                and self.ends[-1] == len(self.bodies)):
             raise Stale("damaged (its arrays disagree in length)")
 
     def _exact_parts(self, folder: Path, names: dict[str, str]) -> tuple | None:
@@ -329,10 +384,10 @@ class _Saved:
             return None
         bounds = load_array(folder, names["exact_bounds"], mmap=False)
         haystack = (folder / names["exact"]).read_bytes()
-        if bounds.shape != (len(self.meta), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
+        if bounds.shape != (len(self.notes), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
             raise Stale("damaged (the exact haystack disagrees with the notes)")
         bloom = load_array(folder, names["exact_trigrams"]) if "exact_trigrams" in names else None
-        if bloom is not None and bloom.shape != (trigrams.BITS // 64, len(self.meta)):
+        if bloom is not None and bloom.shape != (trigrams.BITS // 64, len(self.notes)):
             raise Stale("damaged (the exact trigram filter disagrees with the notes)")
         return haystack, bounds[:, 0].tolist(), list(zip(bounds[:, 1].tolist(), bounds[:, 2].tolist())), bloom
 
@@ -345,20 +400,16 @@ class _Saved:
         first, count = entry[4], entry[5]
         out = []
         for i in range(first, first + count):
-            start = int(self.ends[i - 1]) if i else 0
-            out.append(_meta_note(self.meta[i], self.bodies[start:int(self.ends[i])], path))
+            out.append(self.notes.note(i, self.bodies[self.ends[i]:self.ends[i + 1]], path))
         return out
 
-
-_NOTE_FIELDS = tuple(f.name for f in dataclasses.fields(Note))
-
-
-def _meta_note(m: list, body: str, path: str) -> Note:
-    """A saved note as a Note, its fields set straight into a new instance: the frozen dataclass's
-    __init__ sets each field through object.__setattr__, 4 of the 5 s 100,000 notes took to come back."""
-    note = object.__new__(Note)
-    note.__dict__.update(zip(_NOTE_FIELDS, (m[0], m[1], body, m[2], path, tuple(m[3]), m[4], m[5], tuple(m[6]), m[7])))
-    return note
+    def _words_keys(self) -> list[str]:
+        """Each note's words key (as words_key), without making the notes."""
+        keys = [self.notes.strings[at + 3] for at in self.notes.first]
+        for i in self.notes.with_aliases():
+            content_hash, aliases = self.notes.content_key(i)
+            keys[i] = _words_key_of(content_hash, aliases)
+        return keys
 
 
 def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str], stop: threading.Event) -> Rows:
