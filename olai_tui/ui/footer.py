@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -133,7 +132,7 @@ class TierFooter(Static):
     }
     """
 
-    _fits: tuple[int, ...] | None = None  # the last text's line count, while every line fit the width
+    _height: int | None = None  # the lines the last text took at the width it was shown at
 
     def show(self, text: Text) -> None:
         """Show ``text``, laying the screen out again only when the footer's height may change.
@@ -142,7 +141,6 @@ class TierFooter(Static):
         while an index builds (its progress), and on the 100,000-note vault those layouts (the results
         table rendered again each time) took a third of the main thread's time as the person typed."""
         width = self.content_region.width
-        lines = text.plain.split("\n")
-        fits = (len(lines),) if width > 0 and all(cell_len(line) <= width for line in lines) else None
-        self.update(text, layout=fits is None or fits != self._fits)
-        self._fits = fits
+        height = len(text.wrap(self.app.console, width)) if width > 0 else None
+        self.update(text, layout=height is None or height != self._height)
+        self._height = height

@@ -62,6 +62,7 @@ class SearchPane(Widget):
     DEFAULT_CSS = """
     SearchPane { layout: vertical; height: 1fr; }
     SearchPane #body { height: 1fr; }
+    SearchPane SearchInput { width: 1fr; }
     SearchPane #summary { height: auto; max-height: 5; padding: 0 1; display: none; }
     SearchPane #summary.-shown { display: block; }
     SearchPane ResultsTable { width: 2fr; }
@@ -93,6 +94,7 @@ class SearchPane(Widget):
         self.timing = SearchTiming()
         self._polling = False
         self._previewed: tuple[str, str] | None = None
+        self._summary = None  # what the summary line shows now (show_summary updates it only on a change)
         self._activated = False
 
     # -- layout --------------------------------------------------------------------------------
@@ -272,6 +274,9 @@ class SearchPane(Widget):
     def show_summary(self) -> None:
         """The adapter's line above the rows (products: how the words were read, "we do not sell that")."""
         text = self.adapter.summary(self.answer) if self.answer is not None else None
+        if text == self._summary and text.__class__ is self._summary.__class__:
+            return  # unchanged (most panes have none): no update, so no layout of the whole screen
+        self._summary = text
         widget = self.query_one("#summary", Static)
         widget.set_class(text is not None, "-shown")
         widget.update(text if text is not None else "")
