@@ -21,9 +21,11 @@ from engines.contract import Engine, WaitProgress
 from olai_tui.ui.keys import KeyConfig, load_keys
 
 # How long the app waits for the first pane's engine before it draws: a bad corpus fails well
-# within it (a missing path, an empty folder: milliseconds), and the app's own first paint takes
-# ~0.5 s of the 1 s startup target (docs/benchmarks.md, the workbench table).
-OPEN_WAIT_S = 0.25
+# within it (measured 2026-12-03, the engine's module imported as build_workbench imports it first: a
+# missing path 0.1-0.2 ms for each engine, a products folder with no catalogue 10-20 ms), and the
+# app's own first paint takes ~0.45 s of the 1 s startup target (docs/bench-workbench.md). 0.25 s
+# left the vault's startup at 1.04 s.
+OPEN_WAIT_S = 0.15
 
 
 class Watchers:

@@ -25,12 +25,14 @@ import os
 import re
 import struct
 import threading
+from itertools import chain
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from engines.atomic import atomic_file
+from engines.embed.rows import Slab
 
 MAGIC = b"OLAIVEC"
 VERSION = 1
@@ -67,6 +69,7 @@ class VectorCache:
         self.path = self.directory / _file_name(model_id, scope)
         self.notices: list[str] = []
         self._rows: dict[bytes, np.ndarray] = {}
+        self._slab = Slab(dims)  # where put_many's rows are copied (engines/embed/rows.py)
         self._dirty = False
         self._persist = True
         self._loaded_stat: tuple[int, int] | None = None
@@ -83,11 +86,20 @@ class VectorCache:
     def get(self, key: bytes) -> np.ndarray | None:
         return self._rows.get(key)
 
+    def adopt(self, keys: Sequence[bytes], rows: Sequence[np.ndarray]) -> None:
+        """Hold these keys' vectors as ``rows``: the same values, kept by an index that copied them
+        (engines/embed/rows.py), so the process holds them once. A key not held is not added."""
+        with self._lock:
+            held = self._rows
+            for key, row in zip(keys, rows):
+                if key in held:
+                    held[key] = row
+
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
         if len(keys) != len(vectors):
             raise ValueError("keys and vectors differ in length")
         with self._lock:
-            for key, vec in zip(keys, np.asarray(vectors, dtype=np.float32)):
+            for key, vec in zip(keys, self._slab.take(np.asarray(vectors, dtype=np.float32))):
                 self._rows[key] = vec
             self._dirty = True
 
@@ -129,9 +141,8 @@ class VectorCache:
                 return False
             self._merge_newer_file(keep)
             keys = list(self._rows)
-            matrix = _stacked([self._rows[k] for k in keys], self.dims)
             try:
-                _write_file(self.path, self.model_id, self.dims, keys, matrix)
+                _write_file(self.path, self.model_id, self.dims, keys, [self._rows[k] for k in keys])
             except OSError as exc:
                 self._persist = False
                 self._notice(f"vector cache {self.path} not writable ({exc.strerror or exc}); running without persistence")
@@ -192,23 +203,21 @@ def _read_file(path: Path, model_id: str, dims: int) -> dict[bytes, np.ndarray]:
 STACK_ROWS = 4096  # rows stacked per call: one np.stack of 300,000 rows held the interpreter ~0.2 s
 
 
-def _stacked(rows: list[np.ndarray], dims: int) -> np.ndarray:
-    """The rows as one float32 matrix, stacked a few thousand at a time: a save runs on the index's
-    thread, and one long call would hold the interpreter (the workbench's drawing with it)."""
-    matrix = np.empty((len(rows), dims), np.float32)
+def _chunks(rows: list[np.ndarray]):
+    """The rows as little-endian float32 bytes, a few thousand rows at a time: a save runs on the
+    index's thread, and one long call would hold the interpreter (the workbench's drawing with it);
+    nor is a second copy of every vector made to write them (460 MB at 300,000)."""
     for at in range(0, len(rows), STACK_ROWS):
-        np.stack(rows[at:at + STACK_ROWS], out=matrix[at:at + STACK_ROWS])
-    return matrix
+        chunk = np.ascontiguousarray(np.stack(rows[at:at + STACK_ROWS]), dtype="<f4")
+        yield memoryview(chunk.reshape(-1)).cast("B")
 
 
-def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], matrix: np.ndarray) -> None:
+def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], rows: list[np.ndarray]) -> None:
     header = json.dumps({"model_id": model_id, "dims": dims, "count": len(keys)}).encode()
     digest = hashlib.sha256()
-    # the matrix is written through its own buffer, not copied to bytes first (460 MB at 300,000
-    # vectors: a copy that held the interpreter); hashing and writing a buffer let it go
-    vectors = memoryview(np.ascontiguousarray(matrix, dtype="<f4").reshape(-1)).cast("B")
     with atomic_file(path, prefix=path.name + ".", sync_folder=True) as out:
-        for part in (MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys), vectors):
+        for part in chain((MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys)),
+                          _chunks(rows)):
             digest.update(part)
             out.write(part)
         out.write(digest.digest())

@@ -20,7 +20,7 @@ from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
-from engines.notes.rows import AppendedInts, AppendedRows
+from engines.embed.rows import AppendedInts, AppendedRows
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 # While the index builds, its floor is measured again once the passages grew by a quarter, not on every
@@ -279,7 +279,7 @@ class SemanticIndex(BackgroundIndex):
         if any(v is None for of_note in vectors for v in of_note):
             return False
         rows, heads, starts = [], [], []
-        at = len(self._passages)
+        at, first_head = len(self._passages), len(self._heads)
         for of_note in vectors:
             starts.append(at + len(rows))
             rows.extend(of_note[:-1])
@@ -288,4 +288,8 @@ class SemanticIndex(BackgroundIndex):
         self._heads.extend(heads)
         self._starts.extend(starts)
         self._ready_notes.extend(notes)
+        # The cache holds these vectors as views of the rows just appended, not as its own copies
+        # (its file's buffer, the embedder's batches): at 300,000 vectors that is 460 MB held once.
+        keys = [k for i in notes for k in self._keys[i][:-1]] + [self._keys[i][-1] for i in notes]
+        cache.adopt(keys, self._passages.rows(at, len(self._passages)) + self._heads.rows(first_head, len(self._heads)))
         return True

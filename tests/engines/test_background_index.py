@@ -213,7 +213,7 @@ def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_
     from engines.notes.chunks import note_texts
     from engines.notes.corpus import Note
     from engines.notes.floor import ProbeFloors
-    from engines.notes.rows import AppendedRows
+    from engines.embed.rows import AppendedRows
     from engines.notes.semantic import SemanticIndex
 
     notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"body {i % 40} of note {i}" + (" twice" if i % 7 else ""),
@@ -256,6 +256,17 @@ def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_
     assert sum(appended) == passages + len(notes), "each passage and whole-note vector appended once"
     assert measured[-1] == passages, "the complete index's floor is measured on every passage"
     assert len(measured) < len(checked), "while building, the floor is measured again only as the passages grow"
+    blocks = index._passages._blocks + index._heads._blocks
+    kept = [index._cache.get(text_key(t)) for n in notes for t in note_texts(n)]
+    assert all(any(row.base is block for block in blocks) for row in kept), "the cache holds the index's rows, not copies"
+    index._cache._dirty = True
+    assert index._cache.save(), "written from the rows the index holds"
+    from engines.embed.cache import VectorCache
+
+    again = VectorCache(index._cache.model_id, index._cache.dims, scope="appended", directory=index._cache.directory)
+    for note in notes:
+        for t in note_texts(note):
+            assert np.array_equal(again.get(text_key(t)), index._cache.get(text_key(t))), "saved from the rows as held"
 
 
 def test_texts_are_embedded_shortest_first_within_windows_in_the_items_order(monkeypatch):
