@@ -81,7 +81,7 @@ def _words_key_of(content_hash: str, aliases: tuple[str, ...]) -> str:
     return hashlib.sha256("\0".join((content_hash,) + aliases).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass
+@dataclass(slots=True)
 class FileStat:
     size: int  # -1: not trusted (read again next open)
     mtime_ns: int
@@ -272,40 +272,49 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     notes: list[Note] = []
     fresh = fresh_notes = 0
     now = time.time()
-    rels: dict[str, str] = {}
+    numbers = saved.files.numbers if saved is not None else []
+    digests = saved.files.digests if saved is not None else []
+    said_of = saved.files.problems if saved is not None else {}
+    file_of = saved.file_of if saved is not None else {}
+    same = 0  # files kept with the size and mtime the index holds for them: none changed if all are
     for done, path in enumerate(paths):
         if progress is not None and done % PROGRESS_EVERY == 0:
             progress(done, len(paths), "reading notes")
         rel, st = seen[path]
-        rels[path] = rel
-        at = saved.file_of.get(rel) if saved is not None else None
-        entry = saved.files.entry(at) if at is not None else None
-        reused = entry is not None and st is not None and entry[1] >= 0 and entry[1] == st.st_size \
-            and entry[2] == st.st_mtime_ns
-        digest = entry[3] if reused else _digest(path, st)
-        if not reused and entry is not None and digest is not None and digest == entry[3] and not entry[7]:
-            reused = True  # touched, not changed: the same bytes read the same
+        at = file_of.get(rel)
+        if at is not None:
+            size, mtime_ns, first, count, was_dated = numbers[at]
+            reused = st is not None and size >= 0 and size == st.st_size and mtime_ns == st.st_mtime_ns
+            digest = digests[at] if reused else _digest(path, st)
+            if not reused and digest is not None and digest == digests[at] and not was_dated:
+                reused = True  # touched, not changed: the same bytes read the same
+        else:
+            reused, digest = False, _digest(path, st)
         if reused:
-            file_notes = saved.notes_of(entry, path)
-            file_problems = [Problem(*p) for p in entry[6]]
+            file_notes = saved.notes_in(first, count, path)
+            said = said_of.get(at)
+            file_problems = [Problem(*p) for p in said] if said else []
         else:
             fresh += 1
             file_notes, file_problems = load_file(path, top)
             fresh_notes += len(file_notes)
         notes += file_notes
-        problems += file_problems
+        if file_problems:
+            problems += file_problems
         if file_notes and st is not None:
-            trusted = st.st_mtime < now - RACY_SECONDS
-            dated = any(n.date == st.st_mtime for n in file_notes) if not reused else entry[7]
-            store.files[path] = FileStat(st.st_size if trusted else -1, st.st_mtime_ns, digest,
-                                         [[p.path, p.cause, p.skipped] for p in file_problems], dated)
+            stored = st.st_size if st.st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
+            dated = any(n.date == st.st_mtime for n in file_notes) if not reused else bool(was_dated)
+            store.files[path] = FileStat(stored, st.st_mtime_ns, digest,
+                                         [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else [],
+                                         dated)
+            if at is not None and stored == size and st.st_mtime_ns == mtime_ns:
+                same += 1
     problems.sort(key=lambda p: natural_key(p.path))
     if saved is not None:
         store._rows, store._matrix, store._matrix_keys = saved.rows, saved.matrix, saved.keys
         # anything read again, gone, or with a new stat: the saved index is rewritten once words are built
-        stats = {rels[p]: (s.size, s.mtime_ns) for p, s in store.files.items()}
-        store.changed = fresh > 0 or stats != {rel: (numbers[0], numbers[1])
-                                               for rel, numbers in zip(saved.files.rels, saved.files.numbers)}
+        # (every file kept matched its own saved entry, one to one: rels are unique)
+        store.changed = fresh > 0 or not (same == len(store.files) == len(numbers))
         if saved.exact is not None and not fresh_notes:  # every note read back: the same notes if the same ids
             store._exact = (saved.notes.ids(), saved.exact)
         if saved.exact is None or saved.exact[3] is None:
@@ -396,8 +405,8 @@ class _Saved:
         manifest = read_manifest(folder, FORMAT, top)
         return None if manifest is None else cls(folder, manifest)
 
-    def notes_of(self, entry: list, path: str) -> list[Note]:
-        first, count = entry[4], entry[5]
+    def notes_in(self, first: int, count: int, path: str) -> list[Note]:
+        """The notes of one file, saved as ``count`` notes from ``first``."""
         out = []
         for i in range(first, first + count):
             out.append(self.notes.note(i, self.bodies[self.ends[i]:self.ends[i + 1]], path))
