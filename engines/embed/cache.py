@@ -195,7 +195,7 @@ def _read_file(path: Path, model_id: str, dims: int) -> dict[bytes, np.ndarray]:
     keys = [body[offset + i * DIGEST : offset + (i + 1) * DIGEST] for i in range(count)]
     matrix = np.frombuffer(body, dtype="<f4", count=count * dims, offset=keys_end).reshape(count, dims)
     rows: dict[bytes, np.ndarray] = {}
-    for at in range(0, count, STACK_ROWS):  # a few thousand rows per call, as _stacked (the index's thread)
+    for at in range(0, count, STACK_ROWS):  # a few thousand rows per call, as _chunks (the index's thread)
         rows.update(zip(keys[at:at + STACK_ROWS], matrix[at:at + STACK_ROWS]))
     return rows
 

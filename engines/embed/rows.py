@@ -22,7 +22,6 @@ class RowsView:
 
     blocks: tuple
     n: int
-    dims: int
 
     def __len__(self) -> int:
         return self.n
@@ -60,7 +59,7 @@ class AppendedRows:
             i += take
 
     def view(self) -> RowsView:
-        return RowsView(tuple(self._blocks), self.n, self.dims)
+        return RowsView(tuple(self._blocks), self.n)
 
     def rows(self, start: int, stop: int) -> list[np.ndarray]:
         """Rows start..stop-1, each a view into its block (never written again)."""

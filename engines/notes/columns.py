@@ -138,7 +138,3 @@ class FileColumns:
 
     def index(self) -> dict[str, int]:
         return {rel: i for i, rel in enumerate(self.rels)}
-
-    def entry(self, i: int) -> tuple:
-        size, mtime_ns, first, count, dated = self.numbers[i]
-        return self.rels[i], size, mtime_ns, self.digests[i], first, count, self.problems.get(i, []), bool(dated)

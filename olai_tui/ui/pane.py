@@ -274,7 +274,7 @@ class SearchPane(Widget):
     def show_summary(self) -> None:
         """The adapter's line above the rows (products: how the words were read, "we do not sell that")."""
         text = self.adapter.summary(self.answer) if self.answer is not None else None
-        if text == self._summary and text.__class__ is self._summary.__class__:
+        if text == self._summary:
             return  # unchanged (most panes have none): no update, so no layout of the whole screen
         self._summary = text
         widget = self.query_one("#summary", Static)

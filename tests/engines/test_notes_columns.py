@@ -40,7 +40,10 @@ def test_files_come_back_with_their_problems():
     files = [["a.md", 10, 123, "d1", 0, 1, [], False], ["o.jsonl", 20, 456, None, 1, 2, [["o.jsonl", "line 2: not JSON", False]], True]]
     strings, numbers, problems = FileColumns.of(files)
     columns = FileColumns.read(round_trip_strings(strings), numbers, problems, notes=3)
-    assert [list(columns.entry(i)) for i in range(2)] == files
+    back = [[rel, size, mtime_ns, digest, first, count, columns.problems.get(i, []), bool(dated)]
+            for i, (rel, (size, mtime_ns, first, count, dated), digest)
+            in enumerate(zip(columns.rels, columns.numbers, columns.digests))]
+    assert back == files
     assert columns.index() == {"a.md": 0, "o.jsonl": 1}
 
 
