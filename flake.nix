@@ -104,6 +104,7 @@
             tree-sitter-grammars.tree-sitter-tsx
             pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
             python-calamine # a wholesaler's .xlsx/.xls/.ods exports (engines/products/tables.py)
+            simsimd # int8 dot products for the notes meaning index (engines/embed/rows.py)
             simplemma # Finnish, Swedish and English base forms for products requests (engines/products/languages.py)
             mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
             (gguf ps) # convert_e5.py writes e5's GGUF on first need (here the e5Model derivation has)

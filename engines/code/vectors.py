@@ -101,15 +101,13 @@ class VectorIndex(BackgroundIndex):
         if self._matrix_version == self._version or self._cache is None:
             return
         cache = self._cache
-        rows, vectors, density = [], [], []
         whole = all(k in self._density for k in self._keys)  # densities mix only when all are known
-        for i, key in enumerate(self._keys):
-            vec = cache.get(key)
-            if vec is not None:
-                rows.append(i)
-                vectors.append(vec)
-                density.append(self._density.get(key, 0.0) if whole else 0.0)
-        self._matrix = np.stack(vectors).astype(np.float32, copy=False) if vectors else np.zeros((0, cache.dims), np.float32)
+        rows = [i for i, key in enumerate(self._keys) if key in cache]
+        density = [self._density.get(self._keys[i], 0.0) if whole else 0.0 for i in rows]
+        matrix = cache.get_many([self._keys[i] for i in rows]) if rows else None  # one read, not one per symbol
+        if matrix is None:  # none embedded yet (or the cache's file was lost while open: embedded again)
+            rows, density, matrix = [], [], np.zeros((0, cache.dims), np.float32)
+        self._matrix = matrix
         self._ready_rows = np.asarray(rows, dtype=np.int64)
         self._ready_density = np.asarray(density, dtype=np.float32)
         self._matrix_version = self._version

@@ -28,6 +28,7 @@ SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 class BackgroundIndex(SettlesWithCooldown):
     embed_batch = 32  # texts per embed call: a subclass sets its own (about 0.5 s on 2 cores)
     thread_name = "olai-index"
+    saves_in_order = False  # True: the cache file keeps _all_keys()'s order (a list, the order reads ask)
 
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None, of: int = 0) -> None:
         self.embedder = embedder
@@ -100,7 +101,7 @@ class BackgroundIndex(SettlesWithCooldown):
         with self._lock:
             finished = not self._pending()
             keep = self._all_keys() if finished else None
-        cache.save(keep=keep)  # a no-op when nothing changed
+        cache.save(keep=keep, ordered=self.saves_in_order)  # a no-op when nothing changed
         if not finished:  # stopped early
             return self._settle(IndexState("idle", *self._counted(self._counts)))
         with self._lock:

@@ -15,6 +15,12 @@ File layout, little-endian::
 
 Written atomically: a temp file in the same folder, fsync, ``os.replace``. A run killed midway
 leaves the old file or the new one, never a torn one.
+
+The file's vectors stay in the file: the cache keeps its digests (which row holds which text) and an
+open handle, and reads rows when asked (``get_many``). Only vectors embedded since the file was
+written are held in memory, until the next save. The indexes keep their own compact copies
+(engines/embed/rows.py: int8), so at 300,000 vectors the 460 MB of float32 are on disk, not resident
+twice; the handle keeps the file as it was read even if another process replaces it.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ import os
 import re
 import struct
 import threading
+import weakref
 from itertools import chain
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import IO, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -37,6 +44,8 @@ from engines.embed.rows import Slab
 MAGIC = b"OLAIVEC"
 VERSION = 1
 DIGEST = 32
+CHECK_BYTES = 8 << 20  # read per step while checking the file's digest: no whole-file buffer
+STACK_ROWS = 4096  # rows gathered per step when writing: one np.stack of 300,000 rows held the interpreter ~0.2 s
 
 
 def cache_root() -> Path:
@@ -54,8 +63,53 @@ def _file_name(model_id: str, scope: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) + "-" + scope_tag + ".vec"
 
 
+class SavedRows:
+    """A checked cache file held open: which row holds which digest, and its rows read on demand."""
+
+    # A span of rows read at once when at least 1 row in SPARSE of it is wanted; rarer rows are read
+    # one run at a time (a search's few hundred rows out of 300,000 must not read the file).
+    SPAN = 4096
+    SPARSE = 8
+
+    def __init__(self, handle: IO[bytes], at: dict[bytes, int], vectors_offset: int, dims: int) -> None:
+        self._handle = handle
+        weakref.finalize(self, handle.close)  # closed with the last reader, not under one
+        self.at = at  # digest -> row; never changed once made (readers hold it without the lock)
+        self._offset = vectors_offset
+        self._row_bytes = dims * 4
+        self.dims = dims
+
+    def read(self, rows: np.ndarray) -> np.ndarray:
+        """The vectors of file rows ``rows`` (any order, repeats allowed), as float32 rows."""
+        out = np.empty((len(rows), self.dims), np.float32)
+        order = np.argsort(rows, kind="stable")
+        ordered = np.asarray(rows, np.int64)[order]
+        i = 0
+        while i < len(ordered):
+            start = int(ordered[i])
+            j = int(np.searchsorted(ordered, start + self.SPAN, "left"))
+            span = int(ordered[j - 1]) - start + 1
+            if (j - i) * self.SPARSE >= span:  # dense: the whole span in one read
+                out[order[i:j]] = self._rows(start, span)[ordered[i:j] - start]
+            else:  # sparse: each run of consecutive rows on its own
+                breaks = np.flatnonzero(np.diff(ordered[i:j]) != 1) + 1
+                for a, b in zip(chain((0,), breaks.tolist()), chain(breaks.tolist(), (j - i,))):
+                    first = int(ordered[i + a])
+                    out[order[i + a:i + b]] = self._rows(first, b - a)[ordered[i + a:i + b] - first]
+            i = j
+        return out
+
+    def _rows(self, start: int, count: int) -> np.ndarray:
+        size = count * self._row_bytes
+        data = os.pread(self._handle.fileno(), size, self._offset + start * self._row_bytes)
+        if len(data) != size:
+            raise OSError(f"cache file cut short while open (row {start})")
+        return np.frombuffer(data, dtype="<f4").reshape(count, self.dims)
+
+
+
 class VectorCache:
-    """An in-memory map digest -> vector, loaded from and saved to one file per model.
+    """A map digest -> vector, read from and saved to one file per model and corpus.
 
     Problems with the file (missing folder rights, corruption, another version) never raise: the
     cache starts empty or runs without persistence, and says so once in ``notices``.
@@ -68,40 +122,70 @@ class VectorCache:
         self.directory = Path(directory) if directory is not None else cache_root() / "vectors"
         self.path = self.directory / _file_name(model_id, scope)
         self.notices: list[str] = []
-        self._rows: dict[bytes, np.ndarray] = {}
+        self._saved: SavedRows | None = None  # the file as last read or written
+        self._rows: dict[bytes, np.ndarray] = {}  # vectors not in that file: embedded (or merged) since
         self._slab = Slab(dims)  # where put_many's rows are copied (engines/embed/rows.py)
-        self._dirty = False
         self._persist = True
         self._loaded_stat: tuple[int, int] | None = None
-        self._lock = threading.Lock()
+        self.generation = 0  # moves when vectors it held are lost (its file unreadable while open)
+        self._lock = threading.Lock()  # guards the two maps above; never held while a file is written
+        self._saving = threading.Lock()  # one save at a time
         self._load()
 
     # -- reading -------------------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self._rows)
+        saved = self._saved.at if self._saved is not None else {}
+        return len(saved) + sum(1 for k in list(self._rows) if k not in saved)
 
     def __contains__(self, key: bytes) -> bool:
-        return key in self._rows
+        return key in self._rows or (self._saved is not None and key in self._saved.at)
 
     def get(self, key: bytes) -> np.ndarray | None:
-        return self._rows.get(key)
+        vectors = self.get_many([key])
+        return None if vectors is None else vectors[0]
 
-    def adopt(self, keys: Sequence[bytes], rows: Sequence[np.ndarray]) -> None:
-        """Hold these keys' vectors as ``rows``: the same values, kept by an index that copied them
-        (engines/embed/rows.py), so the process holds them once. A key not held is not added."""
+    def get_many(self, keys: Sequence[bytes]) -> np.ndarray | None:
+        """The vectors of ``keys`` as a float32 matrix, row i for key i; None when one is not held
+        (or the file can no longer be read: said once, and its vectors are embedded again)."""
         with self._lock:
-            held = self._rows
-            for key, row in zip(keys, rows):
-                if key in held:
-                    held[key] = row
+            saved, rows = self._saved, self._rows
+        out = np.empty((len(keys), self.dims), np.float32)
+        from_file, positions = [], []
+        at = saved.at if saved is not None else {}
+        for i, key in enumerate(keys):
+            vec = rows.get(key)
+            if vec is not None:
+                out[i] = vec
+                continue
+            row = at.get(key)
+            if row is None:
+                return None
+            from_file.append(row)
+            positions.append(i)
+        if from_file:
+            try:
+                out[positions] = saved.read(np.asarray(from_file, np.int64))
+            except (OSError, ValueError) as exc:
+                self._lost(saved, exc)
+                return None
+        return out
+
+    def _lost(self, saved: SavedRows, exc: Exception) -> None:
+        with self._lock:
+            if self._saved is saved:
+                self._saved = None
+                self._loaded_stat = None
+                self.generation += 1
+        self._notice(f"vector cache {self.path} unreadable while open ({exc}); rebuilding it")
 
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
         if len(keys) != len(vectors):
             raise ValueError("keys and vectors differ in length")
         with self._lock:
+            rows = dict(self._rows)  # a reader may hold the old map: it is never changed in place
             for key, vec in zip(keys, self._slab.take(np.asarray(vectors, dtype=np.float32))):
-                self._rows[key] = vec
-            self._dirty = True
+                rows[key] = vec
+            self._rows = rows
 
     def _load(self) -> None:
         try:
@@ -117,107 +201,148 @@ class VectorCache:
             self._notice(f"vector cache {self.path} unreadable ({exc.strerror}); starting empty")
             return
         try:
-            rows = _read_file(self.path, self.model_id, self.dims)
+            saved = _open_file(self.path, self.model_id, self.dims)
         except (OSError, ValueError) as exc:
             self._notice(f"vector cache {self.path} discarded ({exc}); rebuilding it")
             return
-        self._rows = rows
+        self._saved = saved
         self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
 
     # -- writing -------------------------------------------------------------------------------
-    def save(self, keep: Iterable[bytes] | None = None) -> bool:
-        """Write the cache if it changed. ``keep``: if given, drop every other vector first.
-
-        Returns True when the file was written. Vectors another process saved meanwhile are kept.
-        """
-        with self._lock:
-            if keep is not None:
-                keep = set(keep)
-                stale = [k for k in self._rows if k not in keep]
-                for k in stale:
-                    del self._rows[k]
-                self._dirty = self._dirty or bool(stale)
-            if not self._dirty or not self._persist:
+    def save(self, keep: Iterable[bytes] | None = None, ordered: bool = False) -> bool:
+        """Write the cache if it changed. ``keep``: if given, drop every other vector; ``ordered``: the
+        file then holds them in ``keep``'s order, so an index that reads its vectors back in that order
+        reads the file front to back. Returns True when the file was written. Vectors another process
+        saved meanwhile are kept. Searches read on while the file is written."""
+        with self._saving:
+            with self._lock:
+                saved, rows = self._saved, self._rows
+            at = saved.at if saved is not None else {}
+            if keep is None:
+                order = list(at) + [k for k in rows if k not in at]
+            else:
+                keep = dict.fromkeys(keep)  # ordered, and quick to ask
+                if ordered:
+                    order = [k for k in keep if k in rows or k in at]
+                else:
+                    order = [k for k in at if k in keep] + [k for k in rows if k in keep and k not in at]
+            unchanged = len(order) == len(at) and all(at.get(k) == i for i, k in enumerate(order))
+            if unchanged or not self._persist:  # unchanged: the file holds these vectors, in this order
+                if keep is not None:
+                    with self._lock:
+                        self._rows = {k: v for k, v in self._rows.items() if k in keep or k not in rows}
                 return False
-            self._merge_newer_file(keep)
-            keys = list(self._rows)
+            theirs = self._newer_file()
+            if theirs is not None:
+                order += [k for k in theirs.at if k not in rows and k not in at and (keep is None or k in keep)]
             try:
-                _write_file(self.path, self.model_id, self.dims, keys, [self._rows[k] for k in keys])
-            except OSError as exc:
+                _write_file(self.path, self.model_id, self.dims, order, self._gather(order, saved, rows, theirs))
+                written = _open_file(self.path, self.model_id, self.dims, check=False)
+                stat = self.path.stat()
+            except (OSError, ValueError) as exc:
                 self._persist = False
-                self._notice(f"vector cache {self.path} not writable ({exc.strerror or exc}); running without persistence")
+                self._notice(f"vector cache {self.path} not writable ({getattr(exc, 'strerror', None) or exc}); "
+                             "running without persistence")
                 return False
-            stat = self.path.stat()
-            self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
-            self._dirty = False
+            with self._lock:
+                # what was put while the file was written stays in memory for the next save; what the
+                # save dropped (not kept) goes
+                self._rows = {k: v for k, v in self._rows.items()
+                              if k not in written.at and (keep is None or k in keep or k not in rows)}
+                self._saved = written
+                self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
             return True
 
-    def _merge_newer_file(self, keep: set[bytes] | None) -> None:
+    def _gather(self, keys: list[bytes], saved: SavedRows | None, rows: dict[bytes, np.ndarray],
+                theirs: SavedRows | None) -> Iterator[np.ndarray]:
+        """``keys``' vectors, a few thousand rows at a time: the save runs on an index's thread, and
+        one long call would hold the interpreter (the workbench's drawing with it)."""
+        for start in range(0, len(keys), STACK_ROWS):
+            chunk = keys[start:start + STACK_ROWS]
+            out = np.empty((len(chunk), self.dims), np.float32)
+            for source in (saved, theirs):
+                if source is None:
+                    continue
+                positions = [i for i, k in enumerate(chunk) if k not in rows and k in source.at]
+                if source is theirs and saved is not None:
+                    positions = [i for i in positions if chunk[i] not in saved.at]
+                if positions:
+                    out[positions] = source.read(np.asarray([source.at[chunk[i]] for i in positions], np.int64))
+            for i, k in enumerate(chunk):
+                vec = rows.get(k)
+                if vec is not None:
+                    out[i] = vec
+            yield out
+
+    def _newer_file(self) -> SavedRows | None:
+        """Another process's file written since ours was read, if it holds vectors worth merging."""
         try:
             stat = self.path.stat()
         except OSError:
-            return
+            return None
         if self._loaded_stat == (stat.st_mtime_ns, stat.st_size):
-            return
+            return None
         try:
-            theirs = _read_file(self.path, self.model_id, self.dims)
+            return _open_file(self.path, self.model_id, self.dims)
         except (OSError, ValueError):
-            return
-        for key, vec in theirs.items():
-            if key not in self._rows and (keep is None or key in keep):
-                self._rows[key] = vec
+            return None
 
     def _notice(self, text: str) -> None:
         if text not in self.notices:
             self.notices.append(text)
 
 
-def _read_file(path: Path, model_id: str, dims: int) -> dict[bytes, np.ndarray]:
-    data = path.read_bytes()
-    if len(data) < len(MAGIC) + 1 + 4 + DIGEST or data[: len(MAGIC)] != MAGIC:
-        raise ValueError("not a vector cache file")
-    if data[len(MAGIC)] != VERSION:
-        raise ValueError(f"cache version {data[len(MAGIC)]}, expected {VERSION}")
-    body, trailer = data[:-DIGEST], data[-DIGEST:]
-    if hashlib.sha256(body).digest() != trailer:
-        raise ValueError("checksum mismatch: truncated or corrupt")
-    offset = len(MAGIC) + 1
-    (header_len,) = struct.unpack_from("<I", body, offset)
-    offset += 4
-    header = json.loads(body[offset : offset + header_len])
-    offset += header_len
-    if header.get("model_id") != model_id or header.get("dims") != dims:
-        raise ValueError("written for another model")
-    count = int(header["count"])
-    keys_end = offset + count * DIGEST
-    if len(body) != keys_end + count * dims * 4:
-        raise ValueError("size does not match its header")
-    keys = [body[offset + i * DIGEST : offset + (i + 1) * DIGEST] for i in range(count)]
-    matrix = np.frombuffer(body, dtype="<f4", count=count * dims, offset=keys_end).reshape(count, dims)
-    rows: dict[bytes, np.ndarray] = {}
-    for at in range(0, count, STACK_ROWS):  # a few thousand rows per call, as _chunks (the index's thread)
-        rows.update(zip(keys[at:at + STACK_ROWS], matrix[at:at + STACK_ROWS]))
-    return rows
+def _open_file(path: Path, model_id: str, dims: int, check: bool = True) -> SavedRows:
+    """The file at ``path`` held open, its digest checked (``check``: False for the file just written)."""
+    handle = open(path, "rb")  # noqa: SIM115 - held by the SavedRows returned
+    try:
+        head = handle.read(len(MAGIC) + 1 + 4)
+        if len(head) < len(MAGIC) + 1 + 4 or head[: len(MAGIC)] != MAGIC:
+            raise ValueError("not a vector cache file")
+        if head[len(MAGIC)] != VERSION:
+            raise ValueError(f"cache version {head[len(MAGIC)]}, expected {VERSION}")
+        (header_len,) = struct.unpack_from("<I", head, len(MAGIC) + 1)
+        header_bytes = handle.read(header_len)
+        try:
+            header = json.loads(header_bytes)
+            count = int(header["count"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError("unreadable header") from exc
+        if header.get("model_id") != model_id or header.get("dims") != dims:
+            raise ValueError("written for another model")
+        keys_at = len(head) + header_len
+        vectors_at = keys_at + count * DIGEST
+        size = os.fstat(handle.fileno()).st_size
+        if size != vectors_at + count * dims * 4 + DIGEST:
+            raise ValueError("size does not match its header" if size > vectors_at else "checksum mismatch: truncated or corrupt")
+        digests = handle.read(count * DIGEST)
+        if check and not _digest_matches(handle, head + header_bytes + digests, size - DIGEST):
+            raise ValueError("checksum mismatch: truncated or corrupt")
+        at = {digests[i * DIGEST:(i + 1) * DIGEST]: i for i in range(count)}
+        return SavedRows(handle, at, vectors_at, dims)
+    except BaseException:
+        handle.close()
+        raise
 
 
-STACK_ROWS = 4096  # rows stacked per call: one np.stack of 300,000 rows held the interpreter ~0.2 s
+def _digest_matches(handle: IO[bytes], start: bytes, body_size: int) -> bool:
+    digest = hashlib.sha256(start)
+    left = body_size - len(start)
+    while left > 0:
+        part = handle.read(min(CHECK_BYTES, left))
+        if not part:
+            return False
+        digest.update(part)
+        left -= len(part)
+    return digest.digest() == handle.read(DIGEST)
 
 
-def _chunks(rows: list[np.ndarray]):
-    """The rows as little-endian float32 bytes, a few thousand rows at a time: a save runs on the
-    index's thread, and one long call would hold the interpreter (the workbench's drawing with it);
-    nor is a second copy of every vector made to write them (460 MB at 300,000)."""
-    for at in range(0, len(rows), STACK_ROWS):
-        chunk = np.ascontiguousarray(np.stack(rows[at:at + STACK_ROWS]), dtype="<f4")
-        yield memoryview(chunk.reshape(-1)).cast("B")
-
-
-def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], rows: list[np.ndarray]) -> None:
+def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], chunks: Iterable[np.ndarray]) -> None:
     header = json.dumps({"model_id": model_id, "dims": dims, "count": len(keys)}).encode()
     digest = hashlib.sha256()
     with atomic_file(path, prefix=path.name + ".", sync_folder=True) as out:
-        for part in chain((MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys)),
-                          _chunks(rows)):
+        rows = (memoryview(np.ascontiguousarray(chunk, dtype="<f4").reshape(-1)).cast("B") for chunk in chunks)
+        for part in chain((MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys)), rows):
             digest.update(part)
             out.write(part)
         out.write(digest.digest())

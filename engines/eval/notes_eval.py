@@ -115,7 +115,7 @@ class NotesConfigs:
                 if self.progress:
                     self.progress(min(start + EMBED_BATCH, len(pending)), len(pending))
             cache.save(keep=set(keys))
-            self._whole = np.stack([cache.get(k) for k in keys]).astype(np.float32, copy=False)
+            self._whole = cache.get_many(keys)
         return self._whole
 
     def _rrf_ranker(self) -> Ranker:

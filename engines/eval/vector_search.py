@@ -6,11 +6,14 @@ sample of real note vectors (the model's, embedded here) is grown to the vault's
 real vectors and a little noise (each synthetic vector is a plausible note: a blend of two topics),
 and real query vectors are scored against it. Layouts, each timed over the same queries:
 
-- ``fp32 x3``: today's shape, three vectors a one-paragraph note (title, passage, whole text);
-
+- ``fp32 x3``: three float32 vectors a one-paragraph note (title, passage, whole text), as the
+  index held them until 2026-12-03;
 - ``fp32``: one vector a note, scored exhaustively (``matrix @ query``): the exact answer;
 - ``fp16``: half the memory, scored in blocks converted to float32;
-- ``int8``: a quarter of the memory (a scale per row), scored in blocks converted to float32.
+- ``int8``: a quarter of the memory (a scale per row), scored by the engine's int8 rows
+  (engines/embed/rows.py: SimSIMD's kernels);
+- ``int8, head of 20 rescored``: the same, then the 20 best scored again in float32 (what the notes
+  index does with its head: engines/notes/semantic.py, from float32 rows read back from disk).
 
 Each figure is the time of one query's scores plus the full order of them (wall, and the process's
 CPU time: on a shared machine the CPU time says what the work costs) (what the engine's ranked()
@@ -42,20 +45,30 @@ def synthetic(real: np.ndarray, n: int, seed: int = 22, noise: float = 0.02) -> 
 
 
 class Int8Rows:
-    """Rows as int8 with one float32 scale each: row ≈ q * scale (symmetric, per-row max)."""
+    """Rows as the notes index holds them (engines/embed/rows.py): int8 with one float32 scale each."""
 
     def __init__(self, matrix: np.ndarray) -> None:
-        peak = np.abs(matrix).max(axis=1, keepdims=True)
-        self.scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-        self.q = np.round(matrix / self.scale).astype(np.int8)
-        self.scale = self.scale.ravel()
+        from engines.embed.rows import AppendedRows
+
+        self.rows = AppendedRows(matrix.shape[1])
+        self.rows.extend(matrix)
+        self.nbytes = self.rows.n * (matrix.shape[1] + 4)
 
     def scores(self, query: np.ndarray) -> np.ndarray:
-        out = np.empty(len(self.q), dtype=np.float32)
-        for start in range(0, len(self.q), BLOCK):
-            block = self.q[start:start + BLOCK].astype(np.float32)
-            out[start:start + BLOCK] = block @ query
-        return out * self.scale
+        return self.rows.view().dot(query)
+
+
+def rescored(int8: Int8Rows, matrix: np.ndarray, head: int = 20):
+    """int8 scores, then the ``head`` best scored again in float32 (``matrix``: where the index reads
+    them back from disk)."""
+
+    def score(query: np.ndarray) -> np.ndarray:
+        s = int8.scores(query)
+        top = np.argpartition(-s, head)[:head]
+        s[top] = matrix[top] @ query
+        return s
+
+    return score
 
 
 def fp16_scores(matrix16: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -91,7 +104,8 @@ def measure(matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
     half = matrix.astype(np.float16)
     layouts["fp16"] = (half.nbytes, lambda q: fp16_scores(half, q))
     rows = Int8Rows(matrix)
-    layouts["int8"] = (rows.q.nbytes + rows.scale.nbytes, rows.scores)
+    layouts["int8"] = (rows.nbytes, rows.scores)
+    layouts["int8, head of 20 rescored"] = (rows.nbytes, rescored(rows, matrix))
     exact = [set(np.argsort(-(matrix @ q), kind="stable")[:k].tolist()) for q in queries]
     out = {}
     for name, (nbytes, score) in layouts.items():
@@ -143,13 +157,29 @@ class GrownVectors:
         return out
 
 
+def exact_ranks(cache, texts: Sequence[Sequence[str]], queries: np.ndarray) -> np.ndarray:
+    """Per query, every note's rank as the index defines it (the mean of its best passage's cosine and
+    its whole vector's), from the float32 vectors the cache file holds: the exact answer the int8 leg is
+    held against."""
+    from engines.embed.cache import text_key
+
+    passage_keys, head_keys, starts = [], [], []
+    for of_note in texts:
+        starts.append(len(passage_keys))
+        passage_keys.extend(text_key(t) for t in of_note[:-1])
+        head_keys.append(text_key(of_note[-1]))
+    passages, heads = cache.get_many(passage_keys), cache.get_many(head_keys)
+    return np.stack([(np.maximum.reduceat(passages @ q, starts) + heads @ q) / 2 for q in queries])
+
+
 def engine_leg(model, matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
     """The notes engine's semantic leg over ``len(matrix)`` one-paragraph notes: SemanticIndex.ranked(),
     the head the fill reads, and the notes over the floor (what engine.py's _fill asks of it), timed
-    per query; recall@k of its head against every note sorted (the leg is exhaustive fp32: exact, so
-    this checks the partial sort at the vault's size)."""
+    per query; recall@k of its head against the exact float32 ranking of every note (the index scores
+    in int8 and its head again in float32)."""
     import tempfile
 
+    from engines.embed.cache import VectorCache
     from engines.notes.corpus import Note
     from engines.notes.chunks import note_texts
     from engines.notes.fill import LEG_DEPTH
@@ -159,26 +189,30 @@ def engine_leg(model, matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> d
                   path=f"/grown/n{i}.md") for i in range(len(matrix))]
     texts = [note_texts(note) for note in notes]
     with tempfile.TemporaryDirectory(prefix="olai-grown-") as cache:
-        index = SemanticIndex(GrownVectors(model, matrix, texts), "grown vault", cache_dir=cache)
+        embedder = GrownVectors(model, matrix, texts)
+        index = SemanticIndex(embedder, "grown vault", cache_dir=cache)
         index.set_notes(notes)
         built = time.perf_counter()
         index.build()
         build_s = time.perf_counter() - built
+        info = embedder.info()
+        exact = exact_ranks(VectorCache(info.model_id, info.dims, "grown vault", directory=cache), texts, queries)
         floor = index.floor().confident
         for q in queries[:3]:
             index.ranked(q).head(LEG_DEPTH)  # warm-up
         ms, cpu_ms, recall = [], [], []
-        for q in queries:
+        for q, truth in zip(queries, exact):
             start, cpu = time.perf_counter(), time.process_time()
             ranked = index.ranked(q)
             head = ranked.head(LEG_DEPTH)
             np.flatnonzero(ranked.best >= floor)
             ms.append((time.perf_counter() - start) * 1000)
             cpu_ms.append((time.process_time() - cpu) * 1000)
-            exact = ranked.order[:k]  # every note sorted: what the partial sort must agree with
-            recall.append(len(set(exact.tolist()) & set(head[:k].tolist())) / k)
+            best = np.lexsort((np.arange(len(truth)), -truth))[:k]
+            recall.append(len(set(best.tolist()) & set(head[:k].tolist())) / k)
         vectors = sum(len(set(t)) for t in texts)
     return {"notes": len(matrix), "vectors": vectors, "vector_mb": round(vectors * matrix.shape[1] * 4 / 1e6, 1),
+            "int8_mb": round(vectors * (matrix.shape[1] + 4) / 1e6, 1),
             "build_s": round(build_s, 1), "p50_ms": round(percentile(ms, 50), 2), "p90_ms": round(percentile(ms, 90), 2),
             "cpu_p50_ms": round(percentile(cpu_ms, 50), 2), f"recall@{k}": round(float(np.mean(recall)), 4)}
 

@@ -98,7 +98,7 @@ class ProbeFloors:
             if missing:
                 cache.put_many([k for k, _ in missing], self.embedder.embed([p for _, p in missing], "query"))
                 cache.save(keep=set(keys))
-            self._vectors = np.stack([cache.get(k) for k in keys]).astype(np.float32, copy=False)
+            self._vectors = cache.get_many(keys)
         return self._vectors
 
     def measure(self, matrix, passage_keys: Iterable[bytes] | None, save: bool) -> NotebookFloor:
@@ -114,7 +114,9 @@ class ProbeFloors:
             cached = _read(path)
             if cached is not None and cached.embedder == info.floor:
                 return cached
-        best = matrix.dot(self.probe_vectors().T).max(axis=0)  # per probe: its best passage in the notebook
+        probes = self.probe_vectors().T
+        # per probe: its best passage in the notebook (block by block where the rows can: rows.py)
+        best = matrix.max_dot(probes) if hasattr(matrix, "max_dot") else matrix.dot(probes).max(axis=0)
         floor = from_best(best, info.floor, info.margin)
         if save and path is not None:
             _write(path, floor)

@@ -26,6 +26,13 @@ EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress move
 # While the index builds, its floor is measured again once the passages grew by a quarter, not on every
 # batch: 217 probes against every passage each query cost ~25 GFLOP at 300,000 passages.
 REMEASURE_GROWTH = 1.25
+# The index holds int8 rows (engines/embed/rows.py); the notes at the head of each ranking are scored
+# again from the float32 vectors the cache keeps on disk, so the head is exact. On 100,000 grown notes
+# (Vaswani's 93 queries) int8 alone kept 0.988 of the exact top 10; scoring the first 20 again kept
+# all of them (`python -m engines.eval.vector_search`). 256 covers the fill's head of 100 with room; a notebook of 256
+# notes or fewer is scored wholly in float32, as before. Reading 768 rows back costs ~2 ms.
+RESCORED = 256
+APPEND_NOTES = 4096  # notes read back from the cache per step: ~12,000 float32 vectors (18 MB) at most
 
 
 class Ranked:
@@ -76,6 +83,7 @@ class Ranked:
 class SemanticIndex(BackgroundIndex):
     embed_batch = EMBED_BATCH
     thread_name = "olai-notes-index"
+    saves_in_order = True  # the cache file in the notes' order: a warm open reads it front to back
 
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
@@ -99,7 +107,7 @@ class SemanticIndex(BackgroundIndex):
         self._owners: dict[bytes, list[int]] = {}  # a key not in the cache -> the notes waiting on it
         self._waiting: list[int] = []  # per note, its keys not in the cache
         self._done = 0
-        self._counted_with: object = None  # the cache the count was made against (None: not counted)
+        self._counted_with: object = None  # (cache, its generation) the count was made against (None: not counted)
         self._notes_version = 0  # set_notes calls: which notes the keys are for
         self._matrix_of: tuple | None = None  # (notes version, cache) the vectors were stacked for
 
@@ -143,8 +151,8 @@ class SemanticIndex(BackgroundIndex):
     def _counts(self) -> tuple[int, int]:
         return self._done_count(), len(self._notes)
 
-    def _all_keys(self) -> set[bytes]:
-        return {k for keys in self._keys for k in keys}
+    def _all_keys(self) -> list[bytes]:
+        return list(dict.fromkeys(k for keys in self._keys for k in keys))
 
     def _current(self) -> bool:
         return self._state.state == "ready" and self._ready_version == self._version
@@ -166,7 +174,7 @@ class SemanticIndex(BackgroundIndex):
             self._refresh_matrix()
             passages, heads = self._passages.view(), self._heads.view()
             starts, ready = self._starts.view(), self._ready_notes.view()
-            notes, index_of = self._notes, self._index_of
+            notes, index_of, keys_of, cache = self._notes, self._index_of, self._keys, self._cache
         best = np.full(len(notes), -np.inf, dtype=np.float32)  # -inf: not embedded yet
         rank = np.full(len(notes), -np.inf, dtype=np.float32)
         if len(ready) == 0:
@@ -175,6 +183,7 @@ class SemanticIndex(BackgroundIndex):
         passage_best = np.maximum.reduceat(passages.dot(query), starts)
         rank[ready] = (passage_best + heads.dot(query)) / 2
         best[ready] = passage_best
+        _rescore(cache, keys_of, ready, rank, best, query)
         return Ranked(notes, index_of, rank, best)
 
     def floor(self) -> NotebookFloor:
@@ -188,9 +197,11 @@ class SemanticIndex(BackgroundIndex):
             complete = self._ready_version == self._version and not self._missing()
             if not complete and self._floor is not None and len(passages) < self._floor_rows * REMEASURE_GROWTH:
                 return self._floor[1]  # still building: measured again once the passages grew by a quarter
-            keys = [k for i in self._ready_notes.view().tolist() for k in self._keys[i]] if complete else None
+            ready = self._ready_notes.view().tolist()
+            keys = [k for i in ready for k in self._keys[i]] if complete else None
+            exact = Float32Rows(self._cache, [k for i in ready for k in self._keys[i][:-1]], passages)
         try:
-            floor = self._probe_floors.measure(passages, keys, save=complete)
+            floor = self._probe_floors.measure(exact, keys, save=complete)
         except Exception:  # noqa: BLE001 - a failed measurement leaves the embedder's floor, no weak guesses
             try:
                 floor = unmeasured(self.embedder.info().floor)
@@ -207,7 +218,7 @@ class SemanticIndex(BackgroundIndex):
         cache = self._cache
         if cache is None:
             return [k for keys in self._keys for k in keys]
-        if self._counted_with is not cache:
+        if self._counted_with != (cache, cache.generation):
             self._recount()
         # the keys the count waits on, in the notes' order; one a save merged from another process's
         # file since the count is in the cache already
@@ -217,7 +228,7 @@ class SemanticIndex(BackgroundIndex):
         cache = self._cache
         if cache is None:
             return 0
-        if self._counted_with is not cache:
+        if self._counted_with != (cache, cache.generation):
             self._recount()
         return self._done
 
@@ -232,13 +243,15 @@ class SemanticIndex(BackgroundIndex):
                 if k not in cache:
                     owners.setdefault(k, []).append(i)
                     waiting[i] += 1
+                    if k not in self._texts:  # in the cache when the notes came, lost from it since
+                        self._texts.update((text_key(t), t) for t in note_texts(self._notes[i]) if text_key(t) == k)
         self._owners, self._waiting = owners, waiting
         self._done = waiting.count(0)
-        self._counted_with = cache
+        self._counted_with = (cache, cache.generation)
         self._newly_ready = []  # counted afresh: the matrix is checked against the count instead
 
     def _landed(self, keys: list[bytes]) -> None:
-        if self._counted_with is not self._cache:
+        if self._counted_with != (self._cache, self._cache.generation):
             return  # counted against no cache yet: the next count starts afresh
         waiting = self._waiting
         for k in keys:
@@ -268,28 +281,74 @@ class SemanticIndex(BackgroundIndex):
         self._passages, self._heads = AppendedRows(cache.dims), AppendedRows(cache.dims)
         self._starts, self._ready_notes = AppendedInts(), AppendedInts()
         self._floor_rows = 0  # other notes: the floor is measured on them afresh
-        self._append(cache, [i for i, waiting in enumerate(self._waiting) if waiting == 0])
+        if not self._append(cache, [i for i, waiting in enumerate(self._waiting) if waiting == 0]):
+            # the cache lost vectors it held (its file unreadable while open; said once): counted again
+            # and, the index no longer current, embedded again by the next build
+            self._counted_with = None
+            self._version += 1
         self._index_of = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version
 
     def _append(self, cache, notes: list[int]) -> bool:
-        """Append these notes' vectors (passages, title first, then the whole note's); False, nothing
-        appended, when one of them is not in the cache (dropped since: the caller stacks again)."""
-        vectors = [[cache.get(k) for k in self._keys[i]] for i in notes]
-        if any(v is None for of_note in vectors for v in of_note):
-            return False
-        rows, heads, starts = [], [], []
-        at, first_head = len(self._passages), len(self._heads)
-        for of_note in vectors:
-            starts.append(at + len(rows))
-            rows.extend(of_note[:-1])
-            heads.append(of_note[-1])
-        self._passages.extend(rows)
-        self._heads.extend(heads)
-        self._starts.extend(starts)
-        self._ready_notes.extend(notes)
-        # The cache holds these vectors as views of the rows just appended, not as its own copies
-        # (its file's buffer, the embedder's batches): at 300,000 vectors that is 460 MB held once.
-        keys = [k for i in notes for k in self._keys[i][:-1]] + [self._keys[i][-1] for i in notes]
-        cache.adopt(keys, self._passages.rows(at, len(self._passages)) + self._heads.rows(first_head, len(self._heads)))
+        """Append these notes' vectors (passages, title first, then the whole note's), a few thousand
+        notes at a time; False when one of them is not in the cache (dropped since: the caller stacks
+        again), the notes before it appended."""
+        for at in range(0, len(notes), APPEND_NOTES):
+            part = notes[at:at + APPEND_NOTES]
+            passage_keys = [k for i in part for k in self._keys[i][:-1]]
+            vectors = cache.get_many(passage_keys + [self._keys[i][-1] for i in part])
+            if vectors is None:
+                return False
+            starts, first = [], len(self._passages)
+            for i in part:
+                starts.append(first)
+                first += len(self._keys[i]) - 1
+            self._passages.extend(vectors[:len(passage_keys)])
+            self._heads.extend(vectors[len(passage_keys):])
+            self._starts.extend(starts)
+            self._ready_notes.extend(part)
         return True
+
+
+def _rescore(cache, keys_of: list[list[bytes]], ready: np.ndarray, rank: np.ndarray, best: np.ndarray,
+             query: np.ndarray) -> None:
+    """The RESCORED best-ranked notes scored again from their float32 vectors (in place), so the head
+    of the ranking is exact; where the cache cannot give them back, the int8 scores stand."""
+    top = ready if len(ready) <= RESCORED else ready[np.argpartition(-rank[ready], RESCORED)[:RESCORED]]
+    passage_keys, head_keys, starts = [], [], []
+    for i in top.tolist():
+        keys = keys_of[i]
+        starts.append(len(passage_keys))
+        passage_keys.extend(keys[:-1])
+        head_keys.append(keys[-1])
+    vectors = cache.get_many(passage_keys + head_keys) if cache is not None else None
+    if vectors is None:
+        return
+    scores = vectors @ query
+    exact_best = np.maximum.reduceat(scores[:len(passage_keys)], starts)
+    rank[top] = (exact_best + scores[len(passage_keys):]) / 2
+    best[top] = exact_best
+
+
+class Float32Rows:
+    """Passage vectors read back from the cache in float32, a few thousand at a time: what the floor is
+    measured on (as exact as before the index held int8); the int8 rows where the cache cannot give
+    them back."""
+
+    STEP = 8192
+
+    def __init__(self, cache, keys: list[bytes], int8_rows) -> None:
+        self.cache, self.keys, self.int8_rows = cache, keys, int8_rows
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def max_dot(self, columns: np.ndarray) -> np.ndarray:
+        """Per column, its largest product with a row: without a rows x columns matrix at once."""
+        best = np.full(columns.shape[1], -np.inf, np.float32)
+        for at in range(0, len(self.keys), self.STEP):
+            vectors = self.cache.get_many(self.keys[at:at + self.STEP]) if self.cache is not None else None
+            if vectors is None:
+                return self.int8_rows.max_dot(columns)
+            np.maximum(best, (vectors @ columns).max(axis=0), out=best)
+        return best

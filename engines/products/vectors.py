@@ -94,8 +94,7 @@ class ProductVectors(BackgroundIndex):
 
     def _publish(self, cache: VectorCache) -> None:
         rows = [i for i, k in enumerate(self.keys) if k in cache]
-        matrix = np.stack([cache.get(self.keys[i]) for i in rows]).astype(np.float32) if rows else \
-            np.zeros((0, 1), np.float32)
+        matrix = cache.get_many([self.keys[i] for i in rows]) if rows else np.zeros((0, 1), np.float32)
         with self._lock:
             self._rows, self._matrix = np.asarray(rows, np.int64), matrix
             if self._state.state == "building":

@@ -221,6 +221,9 @@ def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_
     embedder = HashEmbedder()
     index = SemanticIndex(embedder, scope="appended", cache_dir=str(tmp_path))
     index.embed_batch = 16
+    import engines.notes.semantic as semantic
+
+    monkeypatch.setattr(semantic, "RESCORED", 20)  # most of the 300 notes scored in int8 alone
     import engines.embed.index_state as index_state
     monkeypatch.setattr(index_state, "PROGRESS_EVERY_S", 0.0)  # a look after every batch
     appended = []
@@ -238,14 +241,21 @@ def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_
         ranked = index.ranked(query)
         index.floor()
         cache = index._cache
+        exact_rank = np.full(len(notes), -np.inf)
         for i, note in enumerate(notes):
             vectors = [cache.get(text_key(t)) for t in note_texts(note)]
             if any(v is None for v in vectors):
                 assert ranked.rank[i] == -np.inf
                 continue
             best = max(float(v @ query) for v in vectors[:-1])
-            assert np.isclose(ranked.best[i], best, atol=1e-6)
-            assert np.isclose(ranked.rank[i], (best + float(vectors[-1] @ query)) / 2, atol=1e-6)
+            exact_rank[i] = (best + float(vectors[-1] @ query)) / 2
+            # int8 rows: every score within 0.005 of float32's ...
+            assert abs(ranked.best[i] - best) < 0.005 and abs(ranked.rank[i] - exact_rank[i]) < 0.005
+        # ... and the head scored again from the float32 vectors the cache keeps: exact, in exact order
+        live = np.flatnonzero(exact_rank > -np.inf)
+        expected = live[np.lexsort((live, -exact_rank[live]))][:10]
+        assert ranked.head(10).tolist() == expected.tolist()
+        assert np.allclose(ranked.rank[expected], exact_rank[expected], atol=1e-6)
         checked.append(done)
 
     assert index.build(progress=progress).state == "ready"
@@ -256,17 +266,16 @@ def test_the_notes_index_appends_notes_as_they_become_ready_and_ranks_as_a_full_
     assert sum(appended) == passages + len(notes), "each passage and whole-note vector appended once"
     assert measured[-1] == passages, "the complete index's floor is measured on every passage"
     assert len(measured) < len(checked), "while building, the floor is measured again only as the passages grow"
-    blocks = index._passages._blocks + index._heads._blocks
-    kept = [index._cache.get(text_key(t)) for n in notes for t in note_texts(n)]
-    assert all(any(row.base is block for block in blocks) for row in kept), "the cache holds the index's rows, not copies"
-    index._cache._dirty = True
-    assert index._cache.save(), "written from the rows the index holds"
+    assert index._cache._rows == {}, "once saved, the float32 vectors are in the cache's file, not in memory"
+    assert all(block.dtype == np.int8 for block in index._passages._blocks + index._heads._blocks)
     from engines.embed.cache import VectorCache
 
     again = VectorCache(index._cache.model_id, index._cache.dims, scope="appended", directory=index._cache.directory)
+    keys = index._all_keys()
+    assert list(again._saved.at) == keys, "saved in the notes' order: a warm open reads the file front to back"
     for note in notes:
-        for t in note_texts(note):
-            assert np.array_equal(again.get(text_key(t)), index._cache.get(text_key(t))), "saved from the rows as held"
+        texts = note_texts(note)
+        assert np.array_equal(again.get_many([text_key(t) for t in texts]), embedder.embed(texts, "document"))
 
 
 def test_texts_are_embedded_shortest_first_within_windows_in_the_items_order(monkeypatch):
@@ -279,3 +288,29 @@ def test_texts_are_embedded_shortest_first_within_windows_in_the_items_order(mon
     order = list(reversed(index_state.embedding_order(list(texts), texts)))  # popped from the end
     assert [len(texts[k]) for k in order] == [1, 1, 3, 5, 2, 2, 7, 9, 4]
     assert order[:2] == [bytes([1]), bytes([3])], "equal lengths keep the items' order"
+
+
+def test_the_notes_index_reads_its_vectors_back_warm_and_embeds_again_what_a_damaged_file_lost(tmp_path):
+    from engines.notes.corpus import Note
+    from engines.notes.semantic import SemanticIndex
+
+    notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"body of note {i}", where=f"n{i}.md", path=f"/v/n{i}.md")
+             for i in range(40)]
+    cold = SemanticIndex(HashEmbedder(), scope="warm", cache_dir=str(tmp_path))
+    cold.set_notes(notes)
+    assert cold.build().state == "ready"
+    query = HashEmbedder().embed(["note 3"], "query")[0]
+    expected = cold.ranked(query).head(10).tolist()
+
+    embedder = HashEmbedder()
+    warm = SemanticIndex(embedder, scope="warm", cache_dir=str(tmp_path))
+    warm.set_notes(notes)
+    assert warm.build().state == "ready" and embedder.embedded == [], "warm: nothing embedded"
+    assert warm.ranked(query).head(10).tolist() == expected and warm._cache._rows == {}
+    with open(warm._cache.path, "r+b") as fh:  # damaged in place under the open handle
+        fh.truncate(100)
+    warm.set_notes(notes)  # stacked again (as after an edit): the file cannot give its vectors back
+    assert warm.ranked(query).head(10).tolist() == [], "a lost vector is never served"
+    assert warm.build().state == "ready", "the lost vectors are embedded again"
+    assert len(embedder.embedded) == 3 * 40 and len(warm.notices()) == 1 and "unreadable while open" in warm.notices()[0]
+    assert warm.ranked(query).head(10).tolist() == expected

@@ -99,7 +99,7 @@ def catalogue_vectors(engine, progress=None) -> np.ndarray:
                            + (f" (to enable: {state.enable})" if state.enable else ""))
     vectors = engine.vectors
     cache = vectors._cache
-    return np.stack([cache.get(key) for key in vectors.keys]).astype(np.float32)
+    return cache.get_many(vectors.keys)
 
 
 def connect(uri: str, token: str | None = None, timeout: float = CONNECT_TIMEOUT_S):
