@@ -28,10 +28,11 @@ EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress move
 REMEASURE_GROWTH = 1.25
 # The index holds int8 rows (engines/embed/rows.py); the notes at the head of each ranking are scored
 # again from the float32 vectors the cache keeps on disk, so the head is exact. On 100,000 grown notes
-# (Vaswani's 93 queries) int8 alone kept 0.988 of the exact top 10; scoring the first 20 again kept
-# all of them (`python -m engines.eval.vector_search`). 256 covers the fill's head of 100 with room; a notebook of 256
-# notes or fewer is scored wholly in float32, as before. Reading 768 rows back costs ~2 ms.
-RESCORED = 256
+# (Vaswani's 93 queries) int8 alone kept 0.980 of the exact top 10; scoring the first 20 again kept
+# all of them (`python -m engines.eval.vector_search`). 128 covers the fill's head of 100; a notebook
+# of 128 notes or fewer is scored wholly in float32, as before. Reading back 256 notes' rows took 8 ms
+# of a 17 ms leg (one read per note: each note's rows are together in the file), 128 half of that.
+RESCORED = 128
 APPEND_NOTES = 4096  # notes read back from the cache per step: ~12,000 float32 vectors (18 MB) at most
 
 
