@@ -314,7 +314,7 @@ def _open_file(path: Path, model_id: str, dims: int, check: bool = True) -> Save
         vectors_at = keys_at + count * DIGEST
         size = os.fstat(handle.fileno()).st_size
         if size != vectors_at + count * dims * 4 + DIGEST:
-            raise ValueError("size does not match its header" if size > vectors_at else "checksum mismatch: truncated or corrupt")
+            raise ValueError("truncated or corrupt: its size does not match its header")
         digests = handle.read(count * DIGEST)
         if check and not _digest_matches(handle, head + header_bytes + digests, size - DIGEST):
             raise ValueError("checksum mismatch: truncated or corrupt")

@@ -99,7 +99,7 @@ def as_ranked_today(matrix: np.ndarray, seed: int = 23):
 
 def measure(matrix: np.ndarray, queries: np.ndarray, k: int = 10) -> dict:
     """Per layout: MB held, p50/p90 ms of scoring and ordering one query, recall@k against fp32."""
-    layouts = {"fp32 x3 (today: title, passage, whole)": as_ranked_today(matrix),
+    layouts = {"fp32 x3 (title, passage, whole)": as_ranked_today(matrix),
                "fp32": (matrix.nbytes, lambda q: matrix @ q)}
     half = matrix.astype(np.float16)
     layouts["fp16"] = (half.nbytes, lambda q: fp16_scores(half, q))
