@@ -9,9 +9,12 @@ after the real folders, with a cycle check, so a note reachable both ways keeps 
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 from typing import Callable
 
 from engines.problems import Problem
+
+BY_NAME = attrgetter("name")  # a C getter, not a Python lambda per entry (100,000 at a vault's open)
 
 
 def listed(folder: str, shown: str, problems: list[Problem], cause: Callable[[OSError], str]) -> list[os.DirEntry]:
@@ -19,7 +22,7 @@ def listed(folder: str, shown: str, problems: list[Problem], cause: Callable[[OS
     with ``shown/`` named in ``problems`` (``cause`` phrases the error), when it cannot be listed."""
     try:
         with os.scandir(folder) as listing:
-            return sorted(listing, key=lambda e: e.name, reverse=True)
+            return sorted(listing, key=BY_NAME, reverse=True)
     except OSError as error:
         problems.append(Problem(shown + "/", f"folder {cause(error)}"))
         return []

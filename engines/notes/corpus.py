@@ -185,11 +185,15 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
     # every path found starts with top and a separator and has no "." or ".." in it (scandir's own
     # names joined on): cut, not relative_to's checks (0.1 s of a 100,000-note open)
     cut = len(top if top.endswith(os.sep) else top + os.sep)
-    ordered = sorted((_relative(path[cut:]), path) for path in found.values())
+    paths = list(found.values())
+    rels = [_relative(path[cut:]) for path in paths]
+    # sorted by the relative path alone: (relative path, path) pairs compared twice per step (their
+    # first items for equality, then for order), 0.2 s of a 100,000-note open
+    order = sorted(range(len(paths)), key=rels.__getitem__)
     if seen is not None:
-        for relpath, path in ordered:
-            seen[path] = (relpath, seen[path])
-    return [path for _, path in ordered], problems
+        for i in order:
+            seen[paths[i]] = (rels[i], seen[paths[i]])
+    return [paths[i] for i in order], problems
 
 
 def _read_text(path: str) -> str | Problem:

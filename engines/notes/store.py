@@ -218,6 +218,11 @@ class NotesStore:
                               False if known is None else known.dated_by_mtime])
             files[-1][6] += 1
             bodies.append(note.body)
+        with_notes = {f[0] for f in files}
+        for path, known in stats.items():  # files with no notes (an empty note): their stat, no rows
+            if path not in with_notes:
+                files.append([path, relative_to(path, self.top), known.size, known.mtime_ns, known.digest, len(notes), 0,
+                              known.problems, known.dated_by_mtime])
         strings, shape, dates = NoteColumns.of(notes)
         put_strings("note_strings", strings)
         put("note_shape", shape)
@@ -301,7 +306,7 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         notes += file_notes
         if file_problems:
             problems += file_problems
-        if file_notes and st is not None:
+        if st is not None:  # a file with no notes too (an empty note): kept, so it is not read again
             stored = st.st_size if st.st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
             dated = any(n.date == st.st_mtime for n in file_notes) if not reused else bool(was_dated)
             store.files[path] = FileStat(stored, st.st_mtime_ns, digest,
