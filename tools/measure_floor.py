@@ -49,10 +49,8 @@ TRUE_PAIRS = [  # (query, id of the note it should find by meaning), demo notebo
 
 
 def note_scores(engine: NotesEngine, embedder: LlamaEmbedder, query: str) -> dict[str, float]:
-    index = engine.semantic
-    vector = embedder.embed([query], "query")[0]
-    found = index.neighbours(vector, floor=-1.0, exclude_ids=set(), room=len(engine.notes))
-    return {note.id: score for note, score in found.ranked}
+    ranked = engine.semantic.ranked(embedder.embed([query], "query")[0])
+    return {ranked.notes[i].id: float(ranked.best[i]) for i in ranked.order}  # a note: its best passage
 
 
 def main() -> None:
