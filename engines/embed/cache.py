@@ -170,6 +170,15 @@ class VectorCache:
                 return None
         return out
 
+    def file_order(self, keys: Sequence[bytes]) -> list[bytes]:
+        """``keys`` as the file holds them (those held only in memory last): read back in this order,
+        a few thousand at a time, every span read is dense (a reader for whom order does not matter)."""
+        with self._lock:
+            saved = self._saved
+        at = saved.at if saved is not None else {}
+        last = len(at)
+        return sorted(keys, key=lambda k: at.get(k, last))
+
     def _lost(self, saved: SavedRows, exc: Exception) -> None:
         with self._lock:
             if self._saved is saved:

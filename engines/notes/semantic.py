@@ -354,10 +354,15 @@ class Float32Rows:
         return len(self.keys)
 
     def max_dot(self, columns: np.ndarray) -> np.ndarray:
-        """Per column, its largest product with a row: without a rows x columns matrix at once."""
+        """Per column, its largest product with a row: without a rows x columns matrix at once. The
+        rows are read in the file's order (a maximum does not mind): while an index builds, its file
+        is in the order texts were embedded, and the notes' order read it one row at a time."""
+        if self.cache is None:
+            return self.int8_rows.max_dot(columns)
         best = np.full(columns.shape[1], -np.inf, np.float32)
-        for at in range(0, len(self.keys), self.STEP):
-            vectors = self.cache.get_many(self.keys[at:at + self.STEP]) if self.cache is not None else None
+        keys = self.cache.file_order(self.keys)
+        for at in range(0, len(keys), self.STEP):
+            vectors = self.cache.get_many(keys[at:at + self.STEP])
             if vectors is None:
                 return self.int8_rows.max_dot(columns)
             np.maximum(best, (vectors @ columns).max(axis=0), out=best)

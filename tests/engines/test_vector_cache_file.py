@@ -33,6 +33,8 @@ def test_a_read_cache_holds_digests_not_vectors_and_reads_any_rows_back(tmp_path
     cache.put_many([text_key("new")], new)
     assert set(cache._rows) == {text_key("new")} and len(cache) == 51
     assert np.array_equal(cache.get_many([text_key("new"), keys[1]]), np.vstack([new, vectors[1:2]]))
+    assert cache.file_order([text_key("new"), keys[9], keys[2]]) == [keys[2], keys[9], text_key("new")], \
+        "as the file holds them, what is only in memory last"
     assert cache.save() is True and cache._rows == {}, "saved: the new vector is read from the file too"
     assert np.array_equal(cache.get(text_key("new")), new[0])
 
