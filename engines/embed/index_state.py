@@ -97,7 +97,7 @@ class SettlesWithCooldown:
                 self._landed(batch)
                 self._version += 1
                 queued_at = None if changed else self._version  # our own step keeps the queue
-                self.embedded_texts.extend(texts)
+                self.embedded_texts.record(texts)
             now = time.monotonic()
             if progress and (now - last_progress >= PROGRESS_EVERY_S or not queue):
                 last_progress = now

@@ -70,7 +70,7 @@ class ProductVectors(BackgroundIndex):
                 batch = missing[start:start + EMBED_BATCH]
                 texts = [text_of[k] for k in batch]
                 cache.put_many(batch, embed_checked(self.embedder, texts, cache.dims, self.retry, self._stop))
-                self.embedded_texts.extend(texts)
+                self.embedded_texts.record(texts)
                 if time.monotonic() - last_publish > PUBLISH_EVERY_S:  # restacking is O(n): not every batch
                     self._publish(cache)
                     last_publish = time.monotonic()

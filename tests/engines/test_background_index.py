@@ -314,3 +314,25 @@ def test_the_notes_index_reads_its_vectors_back_warm_and_embeds_again_what_a_dam
     assert warm.build().state == "ready", "the lost vectors are embedded again"
     assert len(embedder.embedded) == 3 * 40 and len(warm.notices()) == 1 and "unreadable while open" in warm.notices()[0]
     assert warm.ranked(query).head(10).tolist() == expected
+
+
+def test_the_record_of_embedded_texts_keeps_the_first_ones_and_counts_them_all(tmp_path, monkeypatch):
+    import engines.embed.background_index as background
+
+    monkeypatch.setattr(background, "KEPT_TEXTS", 5)
+    embedder = HashEmbedder()
+    index = Lines(embedder, scope="record", cache_dir=str(tmp_path))
+    index.set_lines([f"line {i}" for i in range(12)])
+    assert index.build().state == "ready"
+    assert index.embedded_texts.count == 12 and len(index.embedded_texts) == 5, "a big build is counted, not held"
+    assert index.embedded_texts == embedder.embedded[:5] and len(embedder.embedded) == 12
+    engine = Engine(HashEmbedder(), str(tmp_path / "engine"))
+    assert engine.index_summary(engine.build_index()) == "2 lines, 2 embedded now", "the summary counts past what is kept"
+    assert len(engine.vectors.embedded_texts) == 2
+    monkeypatch.setattr(background, "KEPT_TEXTS", 1)
+    other = Engine(HashEmbedder(), str(tmp_path / "other"))
+    assert other.index_summary(other.build_index()) == "2 lines, 2 embedded now" and len(other.vectors.embedded_texts) == 1
+    other.close()
+    engine.close()
+    index.embedded_texts.clear()
+    assert index.embedded_texts.count == 0 and index.embedded_texts == []
