@@ -155,6 +155,13 @@ class BackgroundIndex(SettlesWithCooldown):
         if self._thread is not None:
             self._thread.join(timeout=30)
 
+    def open_cache(self) -> None:
+        """Open the vector cache now, if the model can say which file is its (a build says why not)."""
+        try:
+            self._open_cache()
+        except Exception:  # noqa: BLE001 - the build opens it again and reports what failed
+            pass
+
     def _open_cache(self) -> VectorCache:
         if self._cache is None:
             info = self.embedder.info()

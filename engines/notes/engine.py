@@ -177,6 +177,10 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
     # -- the semantic index (made on first use: engines/embed/background_index.py) ---------------
     def _new_index(self) -> SemanticIndex:
         index = SemanticIndex(self.embedder, scope=str(self.root.resolve()), cache_dir=self._cache_dir)
+        # the cache first: the notes' texts are kept only where it lacks their vectors (a warm vault keeps
+        # none), and the count made under the index's lock when a build starts finds them kept already
+        # (finding them there held the lock, and the workbench's footer with it, ~2 s on a cold vault)
+        index.open_cache()
         index.set_notes(self._notes)
         return index
 
