@@ -84,18 +84,18 @@ class SavedRows:
         out = np.empty((len(rows), self.dims), np.float32)
         order = np.argsort(rows, kind="stable")
         ordered = np.asarray(rows, np.int64)[order]
+        rows_at = ordered.tolist()  # Python ints: a few numpy scalars per span cost more than its read
         i = 0
-        while i < len(ordered):
-            start = int(ordered[i])
-            j = int(np.searchsorted(ordered, start + self.SPAN, "left"))
-            span = int(ordered[j - 1]) - start + 1
-            if (j - i) * self.SPARSE >= span:  # dense: the whole span in one read
-                out[order[i:j]] = self._rows(start, span)[ordered[i:j] - start]
+        while i < len(rows_at):
+            j = int(np.searchsorted(ordered, rows_at[i] + self.SPAN, "left"))
+            if (j - i) * self.SPARSE >= rows_at[j - 1] - rows_at[i] + 1:
+                reads = [(i, j)]  # dense: the whole span in one read
             else:  # sparse: each run of consecutive rows on its own
-                breaks = np.flatnonzero(np.diff(ordered[i:j]) != 1) + 1
-                for a, b in zip(chain((0,), breaks.tolist()), chain(breaks.tolist(), (j - i,))):
-                    first = int(ordered[i + a])
-                    out[order[i + a:i + b]] = self._rows(first, b - a)[ordered[i + a:i + b] - first]
+                cuts = (np.flatnonzero(np.diff(ordered[i:j]) != 1) + 1 + i).tolist()
+                reads = list(zip([i, *cuts], [*cuts, j]))
+            for a, b in reads:
+                first = rows_at[a]
+                out[order[a:b]] = self._rows(first, rows_at[b - 1] - first + 1)[ordered[a:b] - first]
             i = j
         return out
 
@@ -149,26 +149,11 @@ class VectorCache:
         (or the file can no longer be read: said once, and its vectors are embedded again)."""
         with self._lock:
             saved, rows = self._saved, self._rows
-        out = np.empty((len(keys), self.dims), np.float32)
-        from_file, positions = [], []
-        at = saved.at if saved is not None else {}
-        for i, key in enumerate(keys):
-            vec = rows.get(key)
-            if vec is not None:
-                out[i] = vec
-                continue
-            row = at.get(key)
-            if row is None:
-                return None
-            from_file.append(row)
-            positions.append(i)
-        if from_file:
-            try:
-                out[positions] = saved.read(np.asarray(from_file, np.int64))
-            except (OSError, ValueError) as exc:
-                self._lost(saved, exc)
-                return None
-        return out
+        try:
+            return _vectors_of(keys, self.dims, rows, (saved,))
+        except (OSError, ValueError) as exc:
+            self._lost(saved, exc)
+            return None
 
     def file_order(self, keys: Sequence[bytes]) -> list[bytes]:
         """``keys`` as the file holds them (those held only in memory last): read back in this order,
@@ -267,20 +252,9 @@ class VectorCache:
         """``keys``' vectors, a few thousand rows at a time: the save runs on an index's thread, and
         one long call would hold the interpreter (the workbench's drawing with it)."""
         for start in range(0, len(keys), STACK_ROWS):
-            chunk = keys[start:start + STACK_ROWS]
-            out = np.empty((len(chunk), self.dims), np.float32)
-            for source in (saved, theirs):
-                if source is None:
-                    continue
-                positions = [i for i, k in enumerate(chunk) if k not in rows and k in source.at]
-                if source is theirs and saved is not None:
-                    positions = [i for i in positions if chunk[i] not in saved.at]
-                if positions:
-                    out[positions] = source.read(np.asarray([source.at[chunk[i]] for i in positions], np.int64))
-            for i, k in enumerate(chunk):
-                vec = rows.get(k)
-                if vec is not None:
-                    out[i] = vec
+            out = _vectors_of(keys[start:start + STACK_ROWS], self.dims, rows, (saved, theirs))
+            if out is None:  # every key written is held by one of them: the order was made so
+                raise ValueError("a vector to write is held nowhere")
             yield out
 
     def _newer_file(self) -> SavedRows | None:
@@ -299,6 +273,41 @@ class VectorCache:
     def _notice(self, text: str) -> None:
         if text not in self.notices:
             self.notices.append(text)
+
+
+def _vectors_of(keys: Sequence[bytes], dims: int, rows: dict[bytes, np.ndarray],
+                sources: Sequence[SavedRows | None]) -> np.ndarray | None:
+    """``keys``' vectors, row i for key i: from ``rows`` (in memory) where held there, else from the
+    first of the files ``sources`` that holds it, each file read once; None when one is held nowhere.
+    OSError: a file can no longer be read."""
+    out = np.empty((len(keys), dims), np.float32)
+    pending = []  # positions not held in memory
+    for i, key in enumerate(keys):
+        vec = rows.get(key)
+        if vec is None:
+            pending.append(i)
+        else:
+            out[i] = vec
+    reads = []  # (file, positions, its rows): read once every key is found
+    for source in sources:
+        if not pending or source is None:
+            continue
+        at, left, positions, file_rows = source.at, [], [], []
+        for i in pending:
+            row = at.get(keys[i])
+            if row is None:
+                left.append(i)
+            else:
+                positions.append(i)
+                file_rows.append(row)
+        reads.append((source, positions, file_rows))
+        pending = left
+    if pending:
+        return None
+    for source, positions, file_rows in reads:
+        if positions:
+            out[positions] = source.read(np.asarray(file_rows, np.int64))
+    return out
 
 
 def _open_file(path: Path, model_id: str, dims: int, check: bool = True) -> SavedRows:
