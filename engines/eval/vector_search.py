@@ -162,12 +162,10 @@ def exact_ranks(cache, texts: Sequence[Sequence[str]], queries: np.ndarray) -> n
     its whole vector's), from the float32 vectors the cache file holds: the exact answer the int8 leg is
     held against."""
     from engines.embed.cache import text_key
+    from engines.notes.semantic import note_rows
 
-    passage_keys, head_keys, starts = [], [], []
-    for of_note in texts:
-        starts.append(len(passage_keys))
-        passage_keys.extend(text_key(t) for t in of_note[:-1])
-        head_keys.append(text_key(of_note[-1]))
+    keys_of = [[text_key(t) for t in of_note] for of_note in texts]
+    passage_keys, head_keys, starts = note_rows(keys_of, list(range(len(keys_of))))
     passages, heads = cache.get_many(passage_keys), cache.get_many(head_keys)
     return np.stack([(np.maximum.reduceat(passages @ q, starts) + heads @ q) / 2 for q in queries])
 

@@ -203,7 +203,7 @@ class SemanticIndex(BackgroundIndex):
                 return self._floor[1]  # still building: measured again once the passages grew by a quarter
             ready = self._ready_notes.view().tolist()
             keys = [k for i in ready for k in self._keys[i]] if complete else None
-            exact = Float32Rows(self._cache, [k for i in ready for k in self._keys[i][:-1]], passages)
+            exact = Float32Rows(self._cache, note_rows(self._keys, ready)[0], passages)
         try:
             floor = self._probe_floors.measure(exact, keys, save=complete)
         except Exception:  # noqa: BLE001 - a failed measurement leaves the embedder's floor, no weak guesses
@@ -305,19 +305,29 @@ class SemanticIndex(BackgroundIndex):
         again), the notes before it appended."""
         for at in range(0, len(notes), APPEND_NOTES):
             part = notes[at:at + APPEND_NOTES]
-            passage_keys = [k for i in part for k in self._keys[i][:-1]]
-            vectors = cache.get_many(passage_keys + [self._keys[i][-1] for i in part])
+            passage_keys, head_keys, starts = note_rows(self._keys, part)
+            vectors = cache.get_many(passage_keys + head_keys)
             if vectors is None:
                 return False
-            starts, first = [], len(self._passages)
-            for i in part:
-                starts.append(first)
-                first += len(self._keys[i]) - 1
+            first = len(self._passages)
             self._passages.extend(vectors[:len(passage_keys)])
             self._heads.extend(vectors[len(passage_keys):])
-            self._starts.extend(starts)
+            self._starts.extend([first + start for start in starts])
             self._ready_notes.extend(part)
         return True
+
+
+def note_rows(keys_of: Sequence[Sequence[bytes]], notes: list[int]) -> tuple[list[bytes], list[bytes], list[int]]:
+    """These notes' vectors as the index lays them out: every passage key, note after note (a note's
+    keys but its last), each note's whole-text key (its last), and where each note's passages start."""
+    passage_keys: list[bytes] = []
+    head_keys, starts = [], []
+    for i in notes:
+        keys = keys_of[i]
+        starts.append(len(passage_keys))
+        passage_keys.extend(keys[:-1])
+        head_keys.append(keys[-1])
+    return passage_keys, head_keys, starts
 
 
 def _rescore(cache, keys_of: list[list[bytes]], ready: np.ndarray, rank: np.ndarray, best: np.ndarray,
@@ -325,12 +335,7 @@ def _rescore(cache, keys_of: list[list[bytes]], ready: np.ndarray, rank: np.ndar
     """The RESCORED best-ranked notes scored again from their float32 vectors (in place), so the head
     of the ranking is exact; where the cache cannot give them back, the int8 scores stand."""
     top = ready if len(ready) <= RESCORED else ready[np.argpartition(-rank[ready], RESCORED)[:RESCORED]]
-    passage_keys, head_keys, starts = [], [], []
-    for i in top.tolist():
-        keys = keys_of[i]
-        starts.append(len(passage_keys))
-        passage_keys.extend(keys[:-1])
-        head_keys.append(keys[-1])
+    passage_keys, head_keys, starts = note_rows(keys_of, top.tolist())
     vectors = cache.get_many(passage_keys + head_keys) if cache is not None else None
     if vectors is None:
         return
