@@ -209,20 +209,21 @@ class NotesStore:
         bodies: list[str] = []
         with self._files_lock:  # each file's stat as the watcher left it, read once
             stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
+        def entry(path: str, known: FileStat | None, first: int) -> list:
+            """[path, rel, size, mtime_ns, digest, first note, notes (counted on), problems, dated]"""
+            if known is None:  # not read with a stat the index can trust: read again at the next open
+                return [path, relative_to(path, self.top), -1, 0, None, first, 0, [], False]
+            return [path, relative_to(path, self.top), known.size, known.mtime_ns, known.digest, first, 0,
+                    known.problems, known.dated_by_mtime]
+
         for i, note in enumerate(notes):
             if not files or files[-1][0] != note.path:
-                known = stats.get(note.path)
-                rel = relative_to(note.path, self.top)
-                files.append([note.path, rel, -1 if known is None else known.size, 0 if known is None else known.mtime_ns,
-                              None if known is None else known.digest, i, 0, [] if known is None else known.problems,
-                              False if known is None else known.dated_by_mtime])
+                files.append(entry(note.path, stats.get(note.path), i))
             files[-1][6] += 1
             bodies.append(note.body)
         with_notes = {f[0] for f in files}
-        for path, known in stats.items():  # files with no notes (an empty note): their stat, no rows
-            if path not in with_notes:
-                files.append([path, relative_to(path, self.top), known.size, known.mtime_ns, known.digest, len(notes), 0,
-                              known.problems, known.dated_by_mtime])
+        # files with no notes (an empty note): their stat and what they said, no rows
+        files += [entry(path, known, len(notes)) for path, known in stats.items() if path not in with_notes]
         strings, shape, dates = NoteColumns.of(notes)
         put_strings("note_strings", strings)
         put("note_shape", shape)
