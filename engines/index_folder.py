@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import shutil
 import time
@@ -83,6 +84,19 @@ def load_array(folder: Path, name: str, mmap: bool = True) -> np.ndarray:
     try:
         return np.load(folder / name, mmap_mode="r" if mmap else None, allow_pickle=False)
     except (OSError, ValueError, EOFError) as error:
+        raise Stale(f"damaged ({name}: {' '.join(str(error).split())[:80]})") from None
+
+
+def map_bytes(folder: Path, name: str) -> "mmap.mmap | bytes":
+    """One saved file's bytes, memory-mapped read-only like the arrays: only the pages read are resident,
+    and the kernel may drop them again (a bytes copy of the exact tier's haystack held 69 MB of a
+    100,000-note vault's memory). An empty file is b"" (an empty file cannot be mapped)."""
+    try:
+        with open(folder / name, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size == 0:
+                return b""
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as error:
         raise Stale(f"damaged ({name}: {' '.join(str(error).split())[:80]})") from None
 
 

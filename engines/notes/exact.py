@@ -13,6 +13,7 @@ The haystack is UTF-8 bytes, not a str: one character outside Latin-1 in any not
 Python store the whole str at two or four bytes a character, and ``find`` walks every byte. At the
 100,000-note vault (69 million characters, stored at two bytes each) a word took ~70 ms to find as
 a str. A UTF-8 needle found in UTF-8 text always starts on a character, so the matches are the same.
+Read back from the notes index (engines/notes/store.py) it is that file memory-mapped, not copied.
 """
 
 from __future__ import annotations
@@ -178,8 +179,14 @@ class ExactMatcher:
             total += (TITLE if hay.find(w, start, title_end) >= 0 else
                       LABEL if hay.find(w, title_end + 1, label_end) >= 0 else BODY)
             # title and body: the whole note text but its label (a word holds no "\n", so none spans two parts)
-            repeats += hay.count(w, start, end) - hay.count(w, title_end + 1, label_end)
+            repeats += _count(hay, w, start, end) - _count(hay, w, title_end + 1, label_end)
         return (-round(total / len(words), 4), -repeats, self.notes[i].id)
+
+
+def _count(hay, word: bytes, start: int, end: int) -> int:
+    """``word``'s occurrences in hay[start:end]; a haystack read back from the index is memory-mapped, and a
+    map has ``find`` but no ``count``: the note is copied out to count (a note, not the haystack)."""
+    return hay.count(word, start, end) if isinstance(hay, bytes) else hay[start:end].count(word)
 
 
 def _merged_bloom(haystack: bytes, starts: list[int], previous: np.ndarray,

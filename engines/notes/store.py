@@ -50,8 +50,8 @@ from typing import Sequence
 
 import numpy as np
 
-from engines.index_folder import (Stale, discard, folder_for, load_array, read_manifest, remove_other_generations,
-                                 write_atomically, write_manifest)
+from engines.index_folder import (Stale, discard, folder_for, load_array, map_bytes, read_manifest,
+                                 remove_other_generations, write_atomically, write_manifest)
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
@@ -398,7 +398,7 @@ class _Saved:
         if "exact" not in names or "exact_bounds" not in names:
             return None
         bounds = load_array(folder, names["exact_bounds"], mmap=False)
-        haystack = (folder / names["exact"]).read_bytes()
+        haystack = map_bytes(folder, names["exact"])
         if bounds.shape != (len(self.notes), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
             raise Stale("damaged (the exact haystack disagrees with the notes)")
         bloom = load_array(folder, names["exact_trigrams"]) if "exact_trigrams" in names else None

@@ -6,6 +6,7 @@ with the same answers as a fresh read. Small vaults under tmp_path, each with a 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import subprocess
 import sys
@@ -307,8 +308,9 @@ def test_a_warm_open_takes_the_exact_haystack_from_the_index_and_answers_the_sam
     folded = folding(monkeypatch)
     second = opened(vault, cache)
     assert folded == [], "the open takes the fold from the index, and nothing changed: no save folds again"
-    *text, bloom = second._exact.parts()
-    assert text == list(first._exact.parts()[:3])
+    (haystack, *text), bloom = second._exact.parts()[:3], second._exact.parts()[3]
+    assert isinstance(haystack, mmap.mmap), "read back mapped from the index file, not copied into memory"
+    assert [bytes(haystack), *text] == list(first._exact.parts()[:3])
     np.testing.assert_array_equal(bloom, first._exact.parts()[3])
     for query in ("slugs", "bench vice", "jam plum", "sowing", "SNAILS", "105", "garden"):
         assert answer(second, query) == answer(first, query)
