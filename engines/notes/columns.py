@@ -21,9 +21,11 @@ from typing import Sequence
 
 import numpy as np
 
+from engines.notes.bodies import SavedBody
 from engines.notes.corpus import Note
 
-NOTE_FIELDS = tuple(f.name for f in dataclasses.fields(Note))
+# where Note keeps each field in its __dict__: the body behind its property (engines/notes/corpus.py)
+NOTE_FIELDS = tuple("_body" if f.name == "body" else f.name for f in dataclasses.fields(Note))
 FIXED = 4  # id, title, where, content hash
 
 
@@ -88,7 +90,7 @@ class NoteColumns:
     def with_aliases(self) -> list[int]:
         return [i for i, (_, aliases, _) in enumerate(self.shape) if aliases]
 
-    def note(self, i: int, body: str, path: str) -> Note:
+    def note(self, i: int, body: str | SavedBody, path: str) -> Note:
         """Note i as a Note, its fields set straight into a new instance: the frozen dataclass's __init__
         sets each field through object.__setattr__, 4 of the 5 s 100,000 notes took to come back."""
         s, at = self.strings, self.first[i]

@@ -58,6 +58,22 @@ class Note:
     date: float | None = None  # seconds since the epoch: front matter date/created/updated, else the file's mtime
 
 
+def _body(note: Note) -> str:
+    body = note.__dict__["_body"]
+    return body if body.__class__ is str else body.text()
+
+
+def _keep_body(note: Note, body) -> None:  # only __init__ sets it (the dataclass is frozen)
+    note.__dict__["_body"] = body
+
+
+# A note's body is kept as its text, or, for a note read back from the notes index, as a SavedBody
+# read when asked for (engines/notes/bodies.py); the dataclass's __init__, __eq__, __repr__ and
+# dataclasses.replace all go through this property, so both read as the same text.
+Note.body = property(_body, _keep_body, doc="the rest of the text as is (files: everything after the title line; "
+                                             "outline: `desc`)")
+
+
 @dataclass
 class CorpusLoad:
     notes: list[Note]

@@ -20,8 +20,8 @@ Layout of a generation (n notes, w distinct words)::
     note_shape.G.npy    int32, n x 3: each note's tags, aliases, has a parent;  note_dates.G.npy float64, n
     file_strings.G.txt  per source file its relative path and blake2b; file_string_ends.G.npy as above
     file_numbers.G.npy  int64, files x 5: size, mtime_ns, first note, notes, dated by mtime
-    bodies.G.txt        every note's body, one after the other (UTF-8)
-    body_ends.G.npy     int64, n: where each body ends (characters)
+    bodies.G.txt        every note's body, one after the other (UTF-8), read when asked for (bodies.py)
+    body_ends.G.npy     int64, n: where each body ends (bytes)
     vocab.G.json        the words, by id                                                      w
     rows_ptr.G.npy      int64, n + 1: note i's words are rows_terms[rows_ptr[i]:rows_ptr[i+1]]
     rows_terms.G.npy    int32: word ids;  rows_tfs.G.npy: int32, how often each occurs
@@ -50,18 +50,22 @@ from typing import Sequence
 
 import numpy as np
 
+from engines.atomic import atomic_file
 from engines.index_folder import (Stale, discard, folder_for, load_array, map_bytes, read_manifest,
                                  remove_other_generations, write_atomically, write_manifest)
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
 from engines.notes import trigrams
+from engines.notes.bodies import SavedBodies, SavedBody, encoded
 from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
 from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
 
-FORMAT = 2  # 2: notes and source files as columns (engines/notes/columns.py), not JSON lists
+FORMAT = 3  # 2: notes and source files as columns (engines/notes/columns.py), not JSON lists; 3: bodies
+# ended in bytes, read when asked for (engines/notes/bodies.py)
+BODIES_AT_ONCE = 4096  # bodies encoded and written at a time by a save
 KIND = "notes-index"
 # A file modified this recently may change again within the same mtime tick without its stat
 # changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
@@ -200,13 +204,27 @@ class NotesStore:
             full = f"{name}.{generation}.{kind}"
             sizes[full] = write_atomically(self.folder / full, data)
 
-        def put_strings(name: str, strings: Sequence[str], ends: str | None = None) -> None:
+        def put_strings(name: str, strings: Sequence[str]) -> None:
             text, string_ends = strings_blob(strings)
             put(name, text, "txt")
-            put(ends or f"{name[:-1]}_ends", string_ends)
+            put(f"{name[:-1]}_ends", string_ends)
+
+        def put_bodies(notes: Sequence[Note]) -> None:
+            """Streamed a few thousand at a time: the bodies read back from the index are copied as their
+            bytes, and all of them are never in memory at once (held, they stayed in the heap after)."""
+            name = f"bodies.{generation}.txt"
+            ends = np.empty(len(notes), np.int64)
+            with atomic_file(self.folder / name) as fh:
+                written = 0
+                for at in range(0, len(notes), BODIES_AT_ONCE):
+                    chunk = [encoded(n.__dict__["_body"]) for n in notes[at:at + BODIES_AT_ONCE]]
+                    ends[at:at + len(chunk)] = np.cumsum([len(b) for b in chunk]) + written
+                    written += sum(len(b) for b in chunk)
+                    fh.write(b"".join(chunk))
+            sizes[name] = (self.folder / name).stat().st_size
+            put("body_ends", ends)
 
         files: list[list] = []
-        bodies: list[str] = []
         with self._files_lock:  # each file's stat as the watcher left it, read once
             stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
         def entry(path: str, known: FileStat | None, first: int) -> list:
@@ -220,7 +238,6 @@ class NotesStore:
             if not files or files[-1][0] != note.path:
                 files.append(entry(note.path, stats.get(note.path), i))
             files[-1][6] += 1
-            bodies.append(note.body)
         with_notes = {f[0] for f in files}
         # files with no notes (an empty note): their stat and what they said, no rows
         files += [entry(path, known, len(notes)) for path, known in stats.items() if path not in with_notes]
@@ -231,7 +248,7 @@ class NotesStore:
         strings, numbers, problems = FileColumns.of([f[1:] for f in files])
         put_strings("file_strings", strings)
         put("file_numbers", numbers)
-        put_strings("bodies", bodies, ends="body_ends")
+        put_bodies(notes)
         put("vocab", _json(rows.vocab), "json")
         put("rows_ptr", np.asarray(rows.ptr, dtype=np.int64))
         put("rows_terms", np.asarray(rows.terms, dtype=np.int32))
@@ -379,8 +396,7 @@ class _Saved:
             self.files = FileColumns.read(strings("file_strings"), load_array(folder, names["file_numbers"], mmap=False),
                                           manifest["problems"], len(self.notes))
             self.file_of = self.files.index()
-            self.bodies = (folder / names["bodies"]).read_bytes().decode("utf-8", "surrogatepass")
-            self.ends = [0] + load_array(folder, names["body_ends"], mmap=False).tolist()  # a list: read per note
+            self.bodies = SavedBodies(folder / names["bodies"], load_array(folder, names["body_ends"], mmap=False))
             vocab = json.loads((folder / names["vocab"]).read_bytes().decode("utf-8", "surrogatepass"))
             ptr = load_array(folder, names["rows_ptr"])
             self.keys = self._words_keys()
@@ -390,8 +406,7 @@ class _Saved:
             self.exact = self._exact_parts(folder, names)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
             raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
-        if not (len(self.notes) == len(self.ends) - 1 == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1
-                and self.ends[-1] == len(self.bodies)):
+        if not (len(self.notes) == len(self.bodies) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1):
             raise Stale("damaged (its arrays disagree in length)")
 
     def _exact_parts(self, folder: Path, names: dict[str, str]) -> tuple | None:
@@ -415,7 +430,7 @@ class _Saved:
         """The notes of one file, saved as ``count`` notes from ``first``."""
         out = []
         for i in range(first, first + count):
-            out.append(self.notes.note(i, self.bodies[self.ends[i]:self.ends[i + 1]], path))
+            out.append(self.notes.note(i, SavedBody(self.bodies, i), path))
         return out
 
     def _words_keys(self) -> list[str]:

@@ -1,0 +1,86 @@
+"""Note bodies read back from the notes index when asked for, not held in memory.
+
+A warm open of a 100,000-note vault held every body as a str: 65 MB of its resident memory, read
+once for the meaning tier's keys and then for the few notes a search shows. A note read back from
+the index (engines/notes/store.py) holds a ``SavedBody``: the index's bodies file, held open, and
+the note's number in it; ``Note.body`` reads it with one ``pread`` (engines/notes/corpus.py). A
+generation the index has since replaced is still read through the open handle (an unlinked file
+lives on until it is closed).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import weakref
+from array import array
+from pathlib import Path
+
+import numpy as np
+
+ENCODING = "utf-8"
+ERRORS = "surrogatepass"  # as the notes were decoded: a lone surrogate in a file's name or text survives
+CHECK_BYTES = 8 << 20  # read per step while checking that the file decodes
+
+
+class SavedBodies:
+    """One bodies file (every body as UTF-8, one after the other) and where each body ends, in bytes."""
+
+    def __init__(self, path: Path, ends: np.ndarray) -> None:
+        handle = open(path, "rb")
+        weakref.finalize(self, handle.close)  # closed with the last note that reads it
+        self._fd = handle.fileno()
+        self._handle = handle
+        size = os.fstat(self._fd).st_size
+        if len(ends) and int(ends[-1]) != size or (np.diff(ends) < 0).any() or (len(ends) and int(ends[0]) < 0):
+            raise ValueError("the bodies file disagrees with its ends")
+        self._ends = array("q", [0])  # 8 bytes a note; a list of ints held ~36
+        self._ends.extend(ends.tolist())
+        self._check()
+
+    def _check(self) -> None:
+        """The file decodes (a damaged index is found at its open, not at some note's read), a step at a
+        time: the text is not kept, and no step holds the whole file."""
+        decoder = codecs.getincrementaldecoder(ENCODING)(ERRORS)
+        at = 0
+        while data := os.pread(self._fd, CHECK_BYTES, at):
+            decoder.decode(data)
+            at += len(data)
+        decoder.decode(b"", final=True)  # UnicodeDecodeError, a ValueError, for the caller
+
+    def __len__(self) -> int:
+        return len(self._ends) - 1
+
+    def raw(self, i: int) -> bytes:
+        start, end = self._ends[i], self._ends[i + 1]
+        return os.pread(self._fd, end - start, start) if end > start else b""
+
+    def text(self, i: int) -> str:
+        data = self.raw(i)
+        try:
+            return data.decode(ENCODING, ERRORS)
+        except UnicodeDecodeError:  # the file cut short under us (only another program does that)
+            return data.decode(ENCODING, "replace")
+
+
+class SavedBody:
+    """Note ``i``'s body in ``bodies``, read when asked for."""
+
+    __slots__ = ("bodies", "i")
+
+    def __init__(self, bodies: SavedBodies, i: int) -> None:
+        self.bodies, self.i = bodies, i
+
+    def text(self) -> str:
+        return self.bodies.text(self.i)
+
+    def raw(self) -> bytes:
+        return self.bodies.raw(self.i)
+
+    def __reduce__(self):  # a copied or pickled note carries its text, not an open file
+        return str, (self.text(),)
+
+
+def encoded(body: "str | SavedBody") -> bytes:
+    """A body as the bodies file holds it: a saved one copied as its bytes, without decoding it."""
+    return body.raw() if body.__class__ is SavedBody else body.encode(ENCODING, ERRORS)
