@@ -21,6 +21,7 @@ from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache
 from engines.embed.index_state import IndexState, SettlesWithCooldown
 from engines.embed.retry import Cooldown, RetryPolicy
+from engines.memory import give_back_free_memory
 
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
 
@@ -124,6 +125,7 @@ class BackgroundIndex(SettlesWithCooldown):
             finished = not self._pending()
             keep = self._all_keys() if finished else None
         cache.save(keep=keep, ordered=self.saves_in_order)  # a no-op when nothing changed
+        give_back_free_memory()  # the batches' and the save's buffers
         if not finished:  # stopped early
             return self._settle(IndexState("idle", *self._counted(self._counts)))
         with self._lock:

@@ -39,12 +39,13 @@ from typing import IO, Iterable, Iterator, Sequence
 import numpy as np
 
 from engines.atomic import atomic_file
+from engines.embed.digests import DIGEST, DigestIndex
 from engines.embed.rows import Slab
 
 MAGIC = b"OLAIVEC"
 VERSION = 1
-DIGEST = 32
 CHECK_BYTES = 8 << 20  # read per step while checking the file's digest: no whole-file buffer
+NO_DIGESTS = DigestIndex(b"")  # no file
 STACK_ROWS = 4096  # rows gathered per step when writing: one np.stack of 300,000 rows held the interpreter ~0.2 s
 
 
@@ -71,7 +72,7 @@ class SavedRows:
     SPAN = 4096
     SPARSE = 8
 
-    def __init__(self, handle: IO[bytes], at: dict[bytes, int], vectors_offset: int, dims: int) -> None:
+    def __init__(self, handle: IO[bytes], at: DigestIndex, vectors_offset: int, dims: int) -> None:
         self._handle = handle
         weakref.finalize(self, handle.close)  # closed with the last reader, not under one
         self.at = at  # digest -> row; never changed once made (readers hold it without the lock)
@@ -134,11 +135,19 @@ class VectorCache:
 
     # -- reading -------------------------------------------------------------------------------
     def __len__(self) -> int:
-        saved = self._saved.at if self._saved is not None else {}
+        saved = self._saved.at if self._saved is not None else NO_DIGESTS
         return len(saved) + sum(1 for k in list(self._rows) if k not in saved)
 
     def __contains__(self, key: bytes) -> bool:
         return key in self._rows or (self._saved is not None and key in self._saved.at)
+
+    def held(self, keys: Sequence[bytes]) -> list[bool]:
+        """``key in cache`` for each key at once: one search of the file's digests for all of them (one
+        at a time took ~2 µs a key: 0.7 s for a 100,000-note vault's 331,000)."""
+        with self._lock:
+            saved, rows = self._saved, self._rows
+        in_file = saved.at.rows_of(keys) >= 0 if saved is not None else np.zeros(len(keys), bool)
+        return [f or k in rows for k, f in zip(keys, in_file.tolist())] if rows else in_file.tolist()
 
     def get(self, key: bytes) -> np.ndarray | None:
         vectors = self.get_many([key])
@@ -160,9 +169,11 @@ class VectorCache:
         a few thousand at a time, every span read is dense (a reader for whom order does not matter)."""
         with self._lock:
             saved = self._saved
-        at = saved.at if saved is not None else {}
-        last = len(at)
-        return sorted(keys, key=lambda k: at.get(k, last))
+        if saved is None:
+            return list(keys)
+        rows = saved.at.rows_of(keys)
+        rows[rows < 0] = len(saved.at)
+        return [keys[i] for i in np.argsort(rows, kind="stable").tolist()]
 
     def _lost(self, saved: SavedRows, exc: Exception) -> None:
         with self._lock:
@@ -211,16 +222,17 @@ class VectorCache:
         with self._saving:
             with self._lock:
                 saved, rows = self._saved, self._rows
-            at = saved.at if saved is not None else {}
+            at = saved.at if saved is not None else NO_DIGESTS
             if keep is None:
                 order = list(at) + [k for k in rows if k not in at]
             else:
                 keep = dict.fromkeys(keep)  # ordered, and quick to ask
                 if ordered:
-                    order = [k for k in keep if k in rows or k in at]
+                    kept = list(keep)
+                    order = [k for k, in_file in zip(kept, (at.rows_of(kept) >= 0).tolist()) if in_file or k in rows]
                 else:
                     order = [k for k in at if k in keep] + [k for k in rows if k in keep and k not in at]
-            unchanged = len(order) == len(at) and all(at.get(k) == i for i, k in enumerate(order))
+            unchanged = len(order) == len(at) and bool((at.rows_of(order) == np.arange(len(order))).all())
             if unchanged or not self._persist:  # unchanged: the file holds these vectors, in this order
                 if keep is not None:
                     with self._lock:
@@ -228,7 +240,9 @@ class VectorCache:
                 return False
             theirs = self._newer_file()
             if theirs is not None:
-                order += [k for k in theirs.at if k not in rows and k not in at and (keep is None or k in keep)]
+                listed = list(theirs.at)
+                order += [k for k, ours in zip(listed, (at.rows_of(listed) >= 0).tolist())
+                          if not ours and k not in rows and (keep is None or k in keep)]
             try:
                 _write_file(self.path, self.model_id, self.dims, order, self._gather(order, saved, rows, theirs))
                 written = _open_file(self.path, self.model_id, self.dims, check=False)
@@ -289,24 +303,19 @@ def _vectors_of(keys: Sequence[bytes], dims: int, rows: dict[bytes, np.ndarray],
         else:
             out[i] = vec
     reads = []  # (file, positions, its rows): read once every key is found
+    left = np.asarray(pending, np.int64)
     for source in sources:
-        if not pending or source is None:
+        if not len(left) or source is None:
             continue
-        at, left, positions, file_rows = source.at, [], [], []
-        for i in pending:
-            row = at.get(keys[i])
-            if row is None:
-                left.append(i)
-            else:
-                positions.append(i)
-                file_rows.append(row)
-        reads.append((source, positions, file_rows))
-        pending = left
-    if pending:
+        file_rows = source.at.rows_of([keys[i] for i in left.tolist()])
+        held = file_rows >= 0
+        reads.append((source, left[held], file_rows[held]))
+        left = left[~held]
+    if len(left):
         return None
     for source, positions, file_rows in reads:
-        if positions:
-            out[positions] = source.read(np.asarray(file_rows, np.int64))
+        if len(positions):
+            out[positions] = source.read(file_rows)
     return out
 
 
@@ -336,8 +345,7 @@ def _open_file(path: Path, model_id: str, dims: int, check: bool = True) -> Save
         digests = handle.read(count * DIGEST)
         if check and not _digest_matches(handle, head + header_bytes + digests, size - DIGEST):
             raise ValueError("checksum mismatch: truncated or corrupt")
-        at = {digests[i * DIGEST:(i + 1) * DIGEST]: i for i in range(count)}
-        return SavedRows(handle, at, vectors_at, dims)
+        return SavedRows(handle, DigestIndex(digests), vectors_at, dims)
     except BaseException:
         handle.close()
         raise

@@ -16,6 +16,7 @@ import numpy as np
 from engines.embed.background_index import BackgroundIndex
 from engines.embed.base import Embedder
 from engines.embed.cache import text_key
+from engines.memory import give_back_free_memory
 from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
@@ -33,6 +34,7 @@ REMEASURE_GROWTH = 1.25
 # of 128 notes or fewer is scored wholly in float32, as before. Reading back 256 notes' rows took 8 ms
 # of a 17 ms leg (one read per note: each note's rows are together in the file), 128 half of that.
 RESCORED = 128
+KEYS_AT_ONCE = 4096  # notes whose texts are keyed, and looked up in the cache, at a time
 APPEND_NOTES = 4096  # notes read back from the cache per step: ~12,000 float32 vectors (18 MB) at most
 
 
@@ -117,17 +119,20 @@ class SemanticIndex(BackgroundIndex):
         with self._lock:
             self._notes = list(notes)
             self._keys = []
-            for note in self._notes:
-                keys = []
-                for text in note_texts(note):  # the whole note's vector comes last
-                    key = text_key(text)
-                    keys.append(key)
-                    # before the cache is open, no text is kept: the count made when it opens keeps
-                    # those its cache lacks (_recount). Keeping every text until then held 331,000
-                    # passages at once on a warm 100,000-note open, and the memory stayed taken.
-                    if self._cache is not None and key not in self._cache:
-                        self._texts.setdefault(key, text)
-                self._keys.append(keys)
+            kept, cache = self._texts, self._cache
+            for at in range(0, len(self._notes), KEYS_AT_ONCE):
+                texts = [note_texts(note) for note in self._notes[at:at + KEYS_AT_ONCE]]  # whole note's last
+                keys = [[text_key(text) for text in of_note] for of_note in texts]
+                self._keys += keys
+                # before the cache is open, no text is kept: the count made when it opens keeps those its
+                # cache lacks (_recount). Keeping every text until then held 331,000 passages at once on a
+                # warm 100,000-note open, and the memory stayed taken. Here, those the cache lacks are kept.
+                if cache is not None:
+                    flat_keys = [k for of_note in keys for k in of_note]
+                    flat_texts = [t for of_note in texts for t in of_note]
+                    for key, text, held in zip(flat_keys, flat_texts, cache.held(flat_keys)):
+                        if not held:
+                            kept.setdefault(key, text)
             # texts of notes gone before they were embedded are dropped: a flood of 2,000 short-lived
             # notes left 2,000 passages here for the life of the process
             current = {k for keys in self._keys for k in keys}
@@ -226,7 +231,8 @@ class SemanticIndex(BackgroundIndex):
             self._recount()
         # the keys the count waits on, in the notes' order; one a save merged from another process's
         # file since the count is in the cache already
-        return [k for k in self._owners if k not in cache]
+        waited = list(self._owners)
+        return [k for k, held in zip(waited, cache.held(waited)) if not held]
 
     def _done_count(self) -> int:
         cache = self._cache
@@ -243,17 +249,20 @@ class SemanticIndex(BackgroundIndex):
         owners: dict[bytes, list[int]] = {}
         waiting = [0] * len(self._keys)
         texts = self._texts
+        held = cache.held([k for keys in self._keys for k in keys])
+        at = 0
         for i, keys in enumerate(self._keys):
             lacking = False
-            for k in keys:
-                if k not in cache:
+            mine = held[at:at + len(keys)]
+            at += len(keys)
+            for k, in_cache in zip(keys, mine):
+                if not in_cache:
                     owners.setdefault(k, []).append(i)
                     waiting[i] += 1
                     lacking = lacking or k not in texts
             if lacking:  # the notes came before the cache opened, or their vectors were lost from it since
-                for text in note_texts(self._notes[i]):
-                    key = text_key(text)
-                    if key not in cache:
+                for key, text, in_cache in zip(keys, note_texts(self._notes[i]), mine):  # as set_notes keyed them
+                    if not in_cache:
                         texts.setdefault(key, text)
         self._owners, self._waiting = owners, waiting
         self._done = waiting.count(0)
@@ -298,6 +307,7 @@ class SemanticIndex(BackgroundIndex):
             self._version += 1
         self._index_of = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version
+        give_back_free_memory()  # the vectors came through float32 a few thousand notes at a time
 
     def _append(self, cache, notes: list[int]) -> bool:
         """Append these notes' vectors (passages, title first, then the whole note's), a few thousand

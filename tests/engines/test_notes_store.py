@@ -5,8 +5,10 @@ with the same answers as a fresh read. Small vaults under tmp_path, each with a 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import mmap
+import pickle
 import os
 import subprocess
 import sys
@@ -19,6 +21,7 @@ import pytest
 import engines.notes.store as store_module
 from engines.index_folder import MANIFEST
 from engines.lexical import BM25Index
+from engines.notes.bodies import SavedBody
 from engines.notes.corpus import load_corpus
 from engines.notes.engine import NotesEngine
 from engines.notes.words import note_words
@@ -351,3 +354,21 @@ def test_an_index_from_before_the_trigram_filter_is_written_again_once_with_it(v
     monkeypatch.setattr(trigrams, "build", lambda *a: hashed.append(1) or real(*a))
     again = NotesEngine(vault, cache_dir=str(cache))
     assert hashed == [] and answer(again, "bench vice") == answer(first, "bench vice"), "the filter was not read back"
+
+
+def test_a_warm_open_reads_each_body_from_the_index_when_asked_and_a_save_carries_them_over(vault, tmp_path):
+    cache = tmp_path / "cache"
+    first = opened(vault, cache)
+    second = opened(vault, cache)
+    by_id = {n.id: n for n in first.notes}
+    for note in second.notes:
+        assert isinstance(note.__dict__["_body"], SavedBody), "held as a place in the index, not as text"
+        assert note == by_id[note.id] and note.body == by_id[note.id].body
+        assert pickle.loads(pickle.dumps(note)) == note and dataclasses.replace(note).body == note.body
+    unicode = "# Tea\n\nMatcha ✓ 抹茶, brewed at 80 °C.\n"
+    write(vault / "kitchen" / "tea.md", unicode)  # added while closed: the next open saves a new generation
+    third = opened(vault, cache)
+    fourth = opened(vault, cache)  # its bodies: the third's save, which copied the second's saved bodies
+    assert {n.id: n.body for n in fourth.notes} == {n.id: n.body for n in third.notes}
+    assert next(n for n in fourth.notes if n.id == "kitchen/tea.md").body == "\nMatcha ✓ 抹茶, brewed at 80 °C.\n"
+    assert second.notes[0].body == by_id[second.notes[0].id].body, "an older generation, unlinked, still reads"
