@@ -17,6 +17,7 @@ from engines.embed.background_index import BackgroundIndex
 from engines.embed.base import Embedder
 from engines.embed.cache import text_key
 from engines.memory import give_back_free_memory
+from engines.notes.note_keys import NoteKeys
 from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
@@ -91,7 +92,7 @@ class SemanticIndex(BackgroundIndex):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
         self._notes: list[Note] = []
-        self._keys: list[list[bytes]] = []  # per note, its passage keys
+        self._keys = NoteKeys()  # per note, its texts' keys (the whole note's last)
         self._ready_version = -1  # the version the last complete build saw
         # The ready notes' vectors, note after note, in the order they became ready (rows.py): their
         # passages (with each note's first row in _starts), and one whole-note vector per note.
@@ -118,12 +119,11 @@ class SemanticIndex(BackgroundIndex):
     def set_notes(self, notes: Sequence[Note]) -> None:
         with self._lock:
             self._notes = list(notes)
-            self._keys = []
-            kept, cache = self._texts, self._cache
+            kept, cache, parts = self._texts, self._cache, []
             for at in range(0, len(self._notes), KEYS_AT_ONCE):
                 texts = [note_texts(note) for note in self._notes[at:at + KEYS_AT_ONCE]]  # whole note's last
                 keys = [[text_key(text) for text in of_note] for of_note in texts]
-                self._keys += keys
+                parts.append(NoteKeys(keys))
                 # before the cache is open, no text is kept: the count made when it opens keeps those its
                 # cache lacks (_recount). Keeping every text until then held 331,000 passages at once on a
                 # warm 100,000-note open, and the memory stayed taken. Here, those the cache lacks are kept.
@@ -135,8 +135,10 @@ class SemanticIndex(BackgroundIndex):
                             kept.setdefault(key, text)
             # texts of notes gone before they were embedded are dropped: a flood of 2,000 short-lived
             # notes left 2,000 passages here for the life of the process
-            current = {k for keys in self._keys for k in keys}
-            self._texts = {k: t for k, t in self._texts.items() if k in current}
+            self._keys = NoteKeys.joined(parts)
+            if self._texts:
+                current = set(self._keys.all())
+                self._texts = {k: t for k, t in self._texts.items() if k in current}
             self._version += 1
             self._notes_version += 1
             self._counted_with = None  # counted again when next asked
@@ -161,7 +163,7 @@ class SemanticIndex(BackgroundIndex):
         return self._done_count(), len(self._notes)
 
     def _all_keys(self) -> list[bytes]:
-        return list(dict.fromkeys(k for keys in self._keys for k in keys))
+        return list(dict.fromkeys(self._keys.all()))
 
     def _current(self) -> bool:
         return self._state.state == "ready" and self._ready_version == self._version
@@ -226,7 +228,7 @@ class SemanticIndex(BackgroundIndex):
     def _missing(self) -> list[bytes]:
         cache = self._cache
         if cache is None:
-            return [k for keys in self._keys for k in keys]
+            return self._keys.all()
         if self._counted_with != (cache, cache.generation):
             self._recount()
         # the keys the count waits on, in the notes' order; one a save merged from another process's
@@ -249,7 +251,7 @@ class SemanticIndex(BackgroundIndex):
         owners: dict[bytes, list[int]] = {}
         waiting = [0] * len(self._keys)
         texts = self._texts
-        held = cache.held([k for keys in self._keys for k in keys])
+        held = cache.held(self._keys.all())
         at = 0
         for i, keys in enumerate(self._keys):
             lacking = False
@@ -340,7 +342,7 @@ def note_rows(keys_of: Sequence[Sequence[bytes]], notes: list[int]) -> tuple[lis
     return passage_keys, head_keys, starts
 
 
-def _rescore(cache, keys_of: list[list[bytes]], ready: np.ndarray, rank: np.ndarray, best: np.ndarray,
+def _rescore(cache, keys_of: Sequence[Sequence[bytes]], ready: np.ndarray, rank: np.ndarray, best: np.ndarray,
              query: np.ndarray) -> None:
     """The RESCORED best-ranked notes scored again from their float32 vectors (in place), so the head
     of the ranking is exact; where the cache cannot give them back, the int8 scores stand."""

@@ -1,0 +1,19 @@
+"""Each note's text keys in one bytes object (engines/notes/note_keys.py): read back as the lists they were."""
+
+import hashlib
+
+import pytest
+
+from engines.notes.note_keys import NoteKeys
+
+
+def test_each_notes_keys_come_back_as_given_alone_or_joined_from_parts():
+    per_note = [[hashlib.sha256(f"{n}-{k}".encode()).digest() for k in range(n % 4 + 1)] for n in range(50)]
+    keys = NoteKeys(per_note)
+    assert len(keys) == 50 and list(keys) == per_note and keys[-1] == per_note[-1]
+    assert keys.all() == [k for of_note in per_note for k in of_note]
+    joined = NoteKeys.joined([NoteKeys(per_note[:7]), NoteKeys([]), NoteKeys(per_note[7:])])
+    assert list(joined) == per_note and joined.all() == keys.all()
+    with pytest.raises(IndexError):
+        keys[50]
+    assert list(NoteKeys()) == [] and NoteKeys().all() == []
