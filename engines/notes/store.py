@@ -43,6 +43,7 @@ import os
 import stat
 import threading
 import time
+from array import array
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,7 +91,7 @@ class FileStat:
     size: int  # -1: not trusted (read again next open)
     mtime_ns: int
     digest: str | None  # blake2b of the bytes
-    problems: list  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
+    problems: Sequence  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
     dated_by_mtime: bool  # a note took the file's mtime as its date: a new mtime means a new date
 
 
@@ -328,7 +329,7 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
             stored = st.st_size if st.st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
             dated = any(n.date == st.st_mtime for n in file_notes) if not reused else bool(was_dated)
             store.files[path] = FileStat(stored, st.st_mtime_ns, digest,
-                                         [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else [],
+                                         [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else (),
                                          dated)
             if at is not None and stored == size and st.st_mtime_ns == mtime_ns:
                 same += 1
@@ -419,7 +420,8 @@ class _Saved:
         bloom = load_array(folder, names["exact_trigrams"]) if "exact_trigrams" in names else None
         if bloom is not None and bloom.shape != (trigrams.BITS // 64, len(self.notes)):
             raise Stale("damaged (the exact trigram filter disagrees with the notes)")
-        return haystack, bounds[:, 0].tolist(), list(zip(bounds[:, 1].tolist(), bounds[:, 2].tolist())), bloom
+        return (haystack, array("q", bounds[:, 0].astype(np.int64).tobytes()),
+                array("q", bounds[:, 1:].astype(np.int64).tobytes()), bloom)
 
     @classmethod
     def read(cls, folder: Path, top: str) -> "_Saved | None":
