@@ -21,6 +21,7 @@ import numpy as np
 from engines.embed.base import EmbedderInfo, EmbedderUnavailable, Kind
 from engines.embed.models import E5, MINILM, ModelSpec
 from engines.embed.provenance import GGUF_SHA256, default_model_path, is_packaged
+from engines.memory import give_back_free_memory
 
 # The cosine under which a neighbour is noise in MiniLM's vector space (title and passage vectors).
 # `.venv/bin/python tools/measure_floor.py`: 34 junk queries (10 of them near the notebook's own
@@ -138,13 +139,15 @@ class LlamaEmbedder:
         n_batch = self.spec.query_tokens if kind == "query" else max(DOCUMENT_BATCH_TOKENS, limit)
         threads = QUERY_THREADS if kind == "query" else self.n_threads
         try:
-            return Llama(
+            model = Llama(
                 model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, limit),
                 n_batch=n_batch, n_ubatch=n_batch, n_threads=threads,
                 n_threads_batch=threads, verbose=False,
             )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
             raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", self.spec.enable) from exc
+        give_back_free_memory()  # what reading the model freed (its vocabulary parsed, its tensors' metadata)
+        return model
 
 
 def _clean(text: str) -> str:

@@ -114,6 +114,7 @@ class SemanticIndex(BackgroundIndex):
         self._counted_with: object = None  # (cache, its generation) the count was made against (None: not counted)
         self._notes_version = 0  # set_notes calls: which notes the keys are for
         self._matrix_of: tuple | None = None  # (notes version, cache) the vectors were stacked for
+        self._restacked = False  # every ready note stacked again since the last search
 
     # -- corpus --------------------------------------------------------------------------------
     def set_notes(self, notes: Sequence[Note]) -> None:
@@ -139,6 +140,8 @@ class SemanticIndex(BackgroundIndex):
             if self._texts:
                 current = set(self._keys.all())
                 self._texts = {k: t for k, t in self._texts.items() if k in current}
+            del parts
+            give_back_free_memory()  # every note's texts were cut and keyed: ~15 MB at the vault, once
             self._version += 1
             self._notes_version += 1
             self._counted_with = None  # counted again when next asked
@@ -195,6 +198,9 @@ class SemanticIndex(BackgroundIndex):
         rank[ready] = (passage_best + heads.dot(query)) / 2
         best[ready] = passage_best
         _rescore(cache, keys_of, ready, rank, best, query)
+        if self._restacked:  # what the restack freed goes back
+            self._restacked = False
+            give_back_free_memory()
         return Ranked(notes, index_of, rank, best)
 
     def floor(self) -> NotebookFloor:
@@ -309,7 +315,7 @@ class SemanticIndex(BackgroundIndex):
             self._version += 1
         self._index_of = {note.id: i for i, note in enumerate(self._notes)}
         self._matrix_version = self._version
-        give_back_free_memory()  # the vectors came through float32 a few thousand notes at a time
+        self._restacked = True  # the vectors came through float32 a few thousand notes at a time
 
     def _append(self, cache, notes: list[int]) -> bool:
         """Append these notes' vectors (passages, title first, then the whole note's), a few thousand

@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from engines.lexical import BM25Index, standard_tokenize
+from engines.memory import give_back_free_memory
 from engines.notes.corpus import Note
 
 
@@ -130,6 +131,7 @@ class WordsIndex:
                 with self._lock:
                     if self._version == now:
                         self._built = (now, index, index_of)
+                give_back_free_memory()  # what the build freed (engines/memory.py)
                 return index, notes, index_of
             except Stopped:
                 return None
