@@ -52,6 +52,7 @@ from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, filtered_only, leg_head, words_incidental
 from engines.notes.floor import unmeasured
+from engines.notes.positions import note_ids
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
@@ -119,12 +120,13 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
             matcher = ExactMatcher(notes, previous=self._exact)
         if store is not None:
             store.matcher = matcher
+        ids = note_ids(notes)  # one id -> index map of these notes, made when first asked, for both tiers
         with self._lock:
-            self._notes = notes
+            self._notes, self._ids = notes, ids
             self._exact = matcher
-        self._words.set_notes(notes)
+        self._words.set_notes(notes, ids)
         if self._vectors is not None:
-            self._vectors.set_notes(notes)
+            self._vectors.set_notes(notes, ids)
 
     def replace_file(self, path: str, notes: list[Note]) -> None:
         """Take a file's new notes (none: it was removed)."""
@@ -186,7 +188,7 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         # none), and the count made under the index's lock when a build starts finds them kept already
         # (finding them there held the lock, and the workbench's footer with it, ~2 s on a cold vault)
         index.open_cache()
-        index.set_notes(self._notes)
+        index.set_notes(self._notes, self._ids)
         return index
 
     # -- the engine contract (engines/contract.py) -----------------------------------------------

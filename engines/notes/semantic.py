@@ -18,6 +18,7 @@ from engines.embed.base import Embedder
 from engines.embed.cache import text_key
 from engines.memory import give_back_free_memory
 from engines.notes.note_keys import NoteKeys
+from engines.notes.positions import Positions, note_ids
 from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note
@@ -43,7 +44,7 @@ class Ranked:
     """Every embedded note by meaning. The full order is sorted only when asked for: the fill reads the
     head of it (``head``), and at 100,000 notes sorting all of them cost more than scoring them."""
 
-    def __init__(self, notes: list[Note], index_of: dict[str, int], rank: np.ndarray, best: np.ndarray) -> None:
+    def __init__(self, notes: list[Note], index_of: Positions, rank: np.ndarray, best: np.ndarray) -> None:
         self.notes = notes  # the corpus the index held when it answered
         self.index_of = index_of  # note id -> its index in notes
         self.rank = rank  # per note: what orders it (-inf: not embedded yet, or left out)
@@ -92,6 +93,7 @@ class SemanticIndex(BackgroundIndex):
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
         self._notes: list[Note] = []
+        self._ids = note_ids(self._notes)
         self._keys = NoteKeys()  # per note, its texts' keys (the whole note's last)
         self._ready_version = -1  # the version the last complete build saw
         # The ready notes' vectors, note after note, in the order they became ready (rows.py): their
@@ -101,7 +103,7 @@ class SemanticIndex(BackgroundIndex):
         self._starts = AppendedInts()
         self._ready_notes = AppendedInts()  # the note of each segment
         self._newly_ready: list[int] = []  # notes whose last vector landed since the last refresh
-        self._index_of: dict[str, int] = {}
+        self._index_of: Positions = self._ids
         self._probe_floors = ProbeFloors(embedder, cache_dir)
         self._floor: tuple[int, NotebookFloor] | None = None  # (matrix version, this notebook's floors)
         self._floor_rows = 0  # the passages the floor was measured on
@@ -117,9 +119,11 @@ class SemanticIndex(BackgroundIndex):
         self._restacked = False  # every ready note stacked again since the last search
 
     # -- corpus --------------------------------------------------------------------------------
-    def set_notes(self, notes: Sequence[Note]) -> None:
+    def set_notes(self, notes: Sequence[Note], ids: Positions | None = None) -> None:
+        """``ids``: these notes' id -> index map, where the engine shares one between its tiers."""
         with self._lock:
             self._notes = list(notes)
+            self._ids = ids if ids is not None else note_ids(self._notes)
             kept, cache, parts = self._texts, self._cache, []
             for at in range(0, len(self._notes), KEYS_AT_ONCE):
                 texts = [note_texts(note) for note in self._notes[at:at + KEYS_AT_ONCE]]  # whole note's last
@@ -313,7 +317,7 @@ class SemanticIndex(BackgroundIndex):
             # and, the index no longer current, embedded again by the next build
             self._counted_with = None
             self._version += 1
-        self._index_of = {note.id: i for i, note in enumerate(self._notes)}
+        self._index_of = self._ids
         self._matrix_version = self._version
         self._restacked = True  # the vectors came through float32 a few thousand notes at a time
 

@@ -61,6 +61,7 @@ from engines.notes import trigrams
 from engines.notes.bodies import SavedBodies, SavedBody, encoded
 from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
+from engines.notes.positions import Positions
 from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
 
@@ -103,7 +104,7 @@ class Rows:
     ptr: np.ndarray
     terms: np.ndarray
     tfs: np.ndarray
-    of: dict[str, int]
+    of: Positions  # asked only when notes changed (made then: engines/notes/positions.py)
 
 
 class NotesStore:
@@ -402,7 +403,7 @@ class _Saved:
             ptr = load_array(folder, names["rows_ptr"])
             self.keys = self._words_keys()
             self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
-                             load_array(folder, names["rows_tfs"]), {k: i for i, k in enumerate(self.keys)})
+                             load_array(folder, names["rows_tfs"]), Positions(self.keys))
             self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
             self.exact = self._exact_parts(folder, names)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
@@ -482,7 +483,7 @@ def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str], stop: 
         vocab = [vocab[i] for i in used.tolist()]
         ids = {word: i for i, word in enumerate(vocab)}
         terms = renumber[terms]
-    return Rows(vocab, ids, out_ptr, terms, tfs, {k: i for i, k in enumerate(keys)})
+    return Rows(vocab, ids, out_ptr, terms, tfs, Positions(keys))
 
 
 def _empty_matrix(words: int) -> dict[str, np.ndarray]:

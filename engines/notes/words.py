@@ -37,6 +37,7 @@ import numpy as np
 from engines.lexical import BM25Index, standard_tokenize
 from engines.memory import give_back_free_memory
 from engines.notes.corpus import Note
+from engines.notes.positions import Positions, note_ids
 
 
 def note_words(note: Note) -> list[str]:
@@ -71,6 +72,7 @@ class WordsIndex:
         self.store = store
         self._lock = threading.Lock()
         self._notes: list[Note] = []
+        self._ids = note_ids(self._notes)
         self._version = 0
         self._built: tuple[int, BM25Index, dict[str, int]] | None = None  # (version, index, id -> index)
         self._building: dict[int, threading.Event] = {}  # version -> set when its build is done
@@ -78,9 +80,11 @@ class WordsIndex:
         self._threads: list[threading.Thread] = []
         _open.add(self)
 
-    def set_notes(self, notes: Sequence[Note]) -> None:
+    def set_notes(self, notes: Sequence[Note], ids: Positions | None = None) -> None:
+        """``ids``: these notes' id -> index map, where the engine shares one between its tiers."""
         with self._lock:
             self._notes = list(notes)
+            self._ids = ids if ids is not None else note_ids(self._notes)
             self._version += 1
             version = self._version
             if self._stop.is_set():
@@ -104,7 +108,7 @@ class WordsIndex:
         """The index of the notes now held: built already, being built (wait for it), or built here."""
         while True:
             with self._lock:
-                notes, now = self._notes, self._version
+                notes, ids, now = self._notes, self._ids, self._version
                 if version is not None and version != now:
                     return None  # a newer set of notes has its own build
                 if self._built is not None and self._built[0] == now:
@@ -127,7 +131,7 @@ class WordsIndex:
                     index = store.words_index(notes, self._stop)
                 else:
                     index = BM25Index([note_words(n) for n in until_stopped(notes, self._stop)])
-                index_of = {n.id: i for i, n in enumerate(notes)}
+                index_of = ids
                 with self._lock:
                     if self._version == now:
                         self._built = (now, index, index_of)
@@ -157,7 +161,7 @@ class WordsIndex:
 @dataclass(frozen=True)
 class WordsRanking:
     notes: list[Note]
-    index_of: dict[str, int]  # note id -> its index in notes
+    index_of: Positions  # note id -> its index in notes
     order: np.ndarray  # indices of the notes holding a query word, best BM25 score first (ties: corpus order)
     scores: np.ndarray  # per note: BM25 (0: none of the query's words)
     held: np.ndarray  # per note: how many of the query's distinct words it holds
