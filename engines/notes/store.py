@@ -58,7 +58,7 @@ from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
                                   natural_key, relative_to)
 from engines.notes import trigrams
-from engines.notes.bodies import SavedBodies, SavedBody, encoded
+from engines.notes.bodies import SavedBodies, encoded
 from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
 from engines.notes.positions import Positions
@@ -431,10 +431,8 @@ class _Saved:
 
     def notes_in(self, first: int, count: int, path: str) -> list[Note]:
         """The notes of one file, saved as ``count`` notes from ``first``."""
-        out = []
-        for i in range(first, first + count):
-            out.append(self.notes.note(i, SavedBody(self.bodies, i), path))
-        return out
+        body, note = self.bodies.body, self.notes.note
+        return [note(i, body(i), path) for i in range(first, first + count)]
 
     def _words_keys(self) -> list[str]:
         """Each note's words key (as words_key), without making the notes."""
