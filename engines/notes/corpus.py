@@ -74,6 +74,12 @@ Note.body = property(_body, _keep_body, doc="the rest of the text as is (files: 
                                              "outline: `desc`)")
 
 
+def held_list(notes) -> list[Note]:
+    """``notes`` as a list the caller keeps: the engine's own list as it is (it is never changed once
+    handed over; a copy per tier held 0.8 MB each at 100,000 notes), anything else copied."""
+    return notes if type(notes) is list else list(notes)
+
+
 @dataclass
 class CorpusLoad:
     notes: list[Note]

@@ -28,7 +28,7 @@ import numpy as np
 
 from engines.answer import Hit
 from engines.notes import trigrams
-from engines.notes.corpus import Note
+from engines.notes.corpus import Note, held_list
 
 TIER = "exact"
 TITLE, LABEL, BODY = 3.0, 2.0, 1.0  # where a word was found: title > id or tags > body
@@ -66,7 +66,7 @@ class ExactMatcher:
     def __init__(self, notes: Sequence[Note], previous: "ExactMatcher | None" = None) -> None:
         """``previous``: the matcher these notes replace (an edit): the notes it held, the same objects,
         keep their folded text and trigram filter, so an edit folds and hashes only what changed."""
-        self.notes = list(notes)
+        self.notes = held_list(notes)
         # Each note's folded title, label and body live only in the haystack, found by their lengths:
         # a copy of each beside it held 100,000 notes' text twice (~150 MB of a vault's resident memory).
         kept = {id(n): j for j, n in enumerate(previous.notes)} if previous is not None else {}

@@ -21,7 +21,7 @@ from engines.notes.note_keys import NoteKeys
 from engines.notes.positions import Positions, note_ids
 from engines.embed.index_state import IndexState
 from engines.notes.chunks import note_texts
-from engines.notes.corpus import Note
+from engines.notes.corpus import Note, held_list
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
 from engines.embed.rows import AppendedInts, AppendedRows
 
@@ -122,7 +122,7 @@ class SemanticIndex(BackgroundIndex):
     def set_notes(self, notes: Sequence[Note], ids: Positions | None = None) -> None:
         """``ids``: these notes' id -> index map, where the engine shares one between its tiers."""
         with self._lock:
-            self._notes = list(notes)
+            self._notes = held_list(notes)
             self._ids = ids if ids is not None else note_ids(self._notes)
             kept, cache, parts = self._texts, self._cache, []
             for at in range(0, len(self._notes), KEYS_AT_ONCE):

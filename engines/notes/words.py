@@ -36,7 +36,7 @@ import numpy as np
 
 from engines.lexical import BM25Index, standard_tokenize
 from engines.memory import give_back_free_memory
-from engines.notes.corpus import Note
+from engines.notes.corpus import Note, held_list
 from engines.notes.positions import Positions, note_ids
 
 
@@ -83,7 +83,7 @@ class WordsIndex:
     def set_notes(self, notes: Sequence[Note], ids: Positions | None = None) -> None:
         """``ids``: these notes' id -> index map, where the engine shares one between its tiers."""
         with self._lock:
-            self._notes = list(notes)
+            self._notes = held_list(notes)
             self._ids = ids if ids is not None else note_ids(self._notes)
             self._version += 1
             version = self._version
