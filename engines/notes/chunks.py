@@ -42,10 +42,11 @@ def whole(note: Note) -> str:
     return _whole(note, _pieces(note.body))
 
 
-def note_texts(note: Note) -> list[str]:
+def note_texts(note: Note, body: str | None = None) -> list[str]:
     """Every text the semantic index embeds for a note: its passages, then its whole text. The body is
-    cut and tidied once for both (twice, it was most of the 5 s the keys of 100,000 notes took)."""
-    pieces = _pieces(note.body)
+    cut and tidied once for both (twice, it was most of the 5 s the keys of 100,000 notes took).
+    ``body``: the note's body where the caller has read it already."""
+    pieces = _pieces(note.body if body is None else body)
     return _passages(note, pieces) + [_whole(note, pieces)]
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from array import array
 from typing import Iterable, Iterator, Sequence
 
+import numpy as np
+
 from engines.embed.digests import DIGEST
 
 
@@ -51,3 +53,17 @@ class NoteKeys(Sequence):
         """Every key, note after note."""
         blob = self._blob
         return [blob[at:at + DIGEST] for at in range(0, len(blob), DIGEST)]
+
+    def layout(self, notes: Sequence[int]) -> tuple[list[bytes], list[bytes], list[int]]:
+        """These notes' keys as the meaning index lays its rows out (semantic.note_rows), found for all the
+        notes at once: one call per note took ~1 s of a 100,000-note vault's first meaning answer."""
+        at = np.asarray(notes, np.int64)
+        bounds = np.frombuffer(self._starts, np.int64)
+        first, last = bounds[at], bounds[at + 1] - 1  # a note's passages, then its whole text's key
+        counts = last - first
+        ends = np.cumsum(counts)
+        starts = ends - counts
+        passages = np.repeat(first - starts, counts) + np.arange(int(ends[-1]) if len(ends) else 0)
+        blob = self._blob
+        return ([blob[k * DIGEST:(k + 1) * DIGEST] for k in passages.tolist()],
+                [blob[k * DIGEST:(k + 1) * DIGEST] for k in last.tolist()], starts.tolist())

@@ -16,14 +16,15 @@ import numpy as np
 from engines.embed.background_index import BackgroundIndex
 from engines.embed.base import Embedder
 from engines.embed.cache import text_key
-from engines.memory import give_back_free_memory
-from engines.notes.note_keys import NoteKeys
-from engines.notes.positions import Positions, note_ids
 from engines.embed.index_state import IndexState
+from engines.embed.rows import AppendedInts, AppendedRows
+from engines.memory import give_back_free_memory
+from engines.notes.bodies import bodies_of
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note, held_list
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
-from engines.embed.rows import AppendedInts, AppendedRows
+from engines.notes.note_keys import NoteKeys
+from engines.notes.positions import Positions, note_ids
 
 EMBED_BATCH = 64  # passages per embed call: ~0.5 s on 2 cores, so progress moves and a stop is quick
 # While the index builds, its floor is measured again once the passages grew by a quarter, not on every
@@ -126,7 +127,8 @@ class SemanticIndex(BackgroundIndex):
             self._ids = ids if ids is not None else note_ids(self._notes)
             kept, cache, parts = self._texts, self._cache, []
             for at in range(0, len(self._notes), KEYS_AT_ONCE):
-                texts = [note_texts(note) for note in self._notes[at:at + KEYS_AT_ONCE]]  # whole note's last
+                part = self._notes[at:at + KEYS_AT_ONCE]
+                texts = [note_texts(note, body) for note, body in zip(part, bodies_of(part))]  # whole note's last
                 keys = [[text_key(text) for text in of_note] for of_note in texts]
                 parts.append(NoteKeys(keys))
                 # before the cache is open, no text is kept: the count made when it opens keeps those its
@@ -219,7 +221,7 @@ class SemanticIndex(BackgroundIndex):
             if not complete and self._floor is not None and len(passages) < self._floor_rows * REMEASURE_GROWTH:
                 return self._floor[1]  # still building: measured again once the passages grew by a quarter
             ready = self._ready_notes.view().tolist()
-            keys = [k for i in ready for k in self._keys[i]] if complete else None
+            keys = self._keys.all() if complete else None  # complete: every note is ready
             exact = Float32Rows(self._cache, note_rows(self._keys, ready)[0], passages)
         try:
             floor = self._probe_floors.measure(exact, keys, save=complete)
@@ -342,6 +344,8 @@ class SemanticIndex(BackgroundIndex):
 def note_rows(keys_of: Sequence[Sequence[bytes]], notes: list[int]) -> tuple[list[bytes], list[bytes], list[int]]:
     """These notes' vectors as the index lays them out: every passage key, note after note (a note's
     keys but its last), each note's whole-text key (its last), and where each note's passages start."""
+    if isinstance(keys_of, NoteKeys):
+        return keys_of.layout(notes)
     passage_keys: list[bytes] = []
     head_keys, starts = [], []
     for i in notes:

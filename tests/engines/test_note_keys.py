@@ -5,6 +5,7 @@ import hashlib
 import pytest
 
 from engines.notes.note_keys import NoteKeys
+from engines.notes.semantic import note_rows
 
 
 def test_each_notes_keys_come_back_as_given_alone_or_joined_from_parts():
@@ -14,6 +15,8 @@ def test_each_notes_keys_come_back_as_given_alone_or_joined_from_parts():
     assert keys.all() == [k for of_note in per_note for k in of_note]
     joined = NoteKeys.joined([NoteKeys(per_note[:7]), NoteKeys([]), NoteKeys(per_note[7:])])
     assert list(joined) == per_note and joined.all() == keys.all()
+    for notes in ([], [3], [5, 1, 7, 49], list(range(50))):
+        assert keys.layout(notes) == note_rows(per_note, notes), "laid out as the index lays out lists"
     with pytest.raises(IndexError):
         keys[50]
     assert list(NoteKeys()) == [] and NoteKeys().all() == []
