@@ -2,10 +2,10 @@
 
 A warm open of a 100,000-note vault held every body as a str: 65 MB of its resident memory, read
 once for the meaning tier's keys and then for the few notes a search shows. A note read back from
-the index (engines/notes/store.py) holds a ``SavedBody``: the index's bodies file, held open, and
-the note's number in it; ``Note.body`` reads it with one ``pread`` (engines/notes/corpus.py). A
-generation the index has since replaced is still read through the open handle (an unlinked file
-lives on until it is closed).
+the index (engines/notes/store.py) holds a ``SavedBody``: its number in the index's bodies file,
+an int whose class holds the file open; ``Note.body`` reads it with one ``pread``
+(engines/notes/corpus.py). A generation the index has since replaced is still read through the open
+handle (an unlinked file lives on until it is closed).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ class SavedBodies:
 
     def __init__(self, path: Path, ends: np.ndarray) -> None:
         handle = open(path, "rb")
-        weakref.finalize(self, handle.close)  # closed with the last note that reads it
+        # closed once no note reads it: the notes' class refers to this object, so the collector frees both
+        weakref.finalize(self, handle.close)
         self._fd = handle.fileno()
         self._handle = handle
         size = os.fstat(self._fd).st_size
