@@ -79,6 +79,8 @@ class Slot:
         self.ensure_open()
         try:
             return self.future.result(timeout)
+        except TimeoutError:
+            raise  # still opening, not refused: status says "opening" (it said "products: TimeoutError")
         except Exception as exc:  # noqa: BLE001
             raise Refused(f"{self.name}: {_one_line(exc)}") from exc
 

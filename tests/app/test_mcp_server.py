@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -372,3 +373,27 @@ def test_an_engine_the_registry_lists_appears_over_mcp_with_no_mcp_code(tmp_path
         assert found.structured_content["hits"][0]["matched"] == "exact"
         assert status.structured_content["engines"][0]["items"] == 2
     run(go)
+
+
+def test_status_says_an_engine_still_opening_is_opening_not_refused(monkeypatch, tmp_path):
+    from olai_tui.mcp import pool as pool_module
+
+    opened = threading.Event()
+    real = pool_module.registry.open_engine
+
+    def slow_open(name, corpus, **options):
+        opened.wait(10)  # the products catalogue of a loaded host: longer than status waits (0.5 s)
+        return real(name, corpus, **options)
+
+    monkeypatch.setattr(pool_module.registry, "open_engine", slow_open)
+    pool = pool_module.Pool({"notes": tmp_path})
+    slot = pool.slots["notes"]
+    threading.Thread(target=slot.ensure_open, daemon=True).start()
+    try:
+        [(name, engine, status, error)] = pool.status(["notes"])
+        assert engine is None and error.startswith("notes: opening "), error
+    finally:
+        opened.set()
+    [(name, engine, status, error)] = pool.status(["notes"])
+    assert error is None and engine is not None
+    engine.close()
