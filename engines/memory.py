@@ -1,15 +1,14 @@
-"""Freed memory given back to the system (glibc's allocator; elsewhere these do nothing).
+"""Freed memory given back to the system (glibc's allocator; elsewhere this does nothing).
 
-glibc keeps the pages of memory Python frees for its next allocations, and after a large block is
-freed it raises the size from which blocks get their own mapping, up to 32 MB: the vector cache's
-reads (a few thousand float32 rows at a time), a count's arrays, a save's buffers then come from the
-heap, and their pages stay with the process once freed. Measured on the 100,000-note vault with
-meaning on (the open, then every tier until the meaning tier answered; /proc/self/status):
+glibc keeps the pages of memory Python frees for its next allocations; after a burst that allocated
+and freed a lot (a vault's index read back, its vectors converted a few thousand at a time, the model
+loaded), the process holds them for the rest of its life. ``malloc_trim(0)`` after such a burst hands
+back what is free: 24 MB of the 100,000-note vault's open, in 14 ms.
 
-- as it was: 730 MB resident, 667 MB after ``malloc_trim(0)``;
-- blocks of 1 MiB and more always mapped apart (``mallopt(M_MMAP_THRESHOLD, 1 MiB)``): 644 MB.
-
-``malloc_trim(0)`` after a burst (a vault's index read back: 24 MB, in 14 ms) hands back what is left.
+Tried and not kept (docs/bench-workbench.md, 2026-12-03): a fixed ``M_MMAP_THRESHOLD`` (blocks of
+1 MiB and more mapped apart, so the cache's reads never stay in the heap) took the whole engine with
+meaning on from ~675 to ~590 MB, but with it the workbench lost a query's rows for 30 s in each of
+two runs while the vault indexed; at 8 MiB, 602 MB and a worse rows p90 than without.
 """
 
 from __future__ import annotations
@@ -18,34 +17,18 @@ import ctypes
 import ctypes.util
 import threading
 
-M_MMAP_THRESHOLD = -3  # mallopt's parameter (malloc.h)
-MAPPED_FROM = 1 << 20  # bytes: a numpy array of 1 MiB and more gets its own pages, returned when freed
-
 _lock = threading.Lock()
-_libc = None  # glibc, once looked up; False where it is not the allocator
-
-
-def _glibc():
-    global _libc
-    with _lock:
-        if _libc is None:
-            try:
-                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-                libc.malloc_trim.argtypes, libc.malloc_trim.restype = [ctypes.c_size_t], ctypes.c_int
-                libc.mallopt.argtypes, libc.mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-                libc.mallopt(M_MMAP_THRESHOLD, MAPPED_FROM)
-                _libc = libc
-            except (OSError, AttributeError):
-                _libc = False
-        return _libc
-
-
-def map_large_blocks_apart() -> None:
-    """From now on, large blocks are mapped apart and go back to the system when freed."""
-    _glibc()
+_trim = None  # libc's malloc_trim, once looked up; False where there is none
 
 
 def give_back_free_memory() -> None:
-    libc = _glibc()
-    if libc:
-        libc.malloc_trim(0)
+    global _trim
+    with _lock:
+        if _trim is None:
+            try:
+                _trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+                _trim.argtypes, _trim.restype = [ctypes.c_size_t], ctypes.c_int
+            except (OSError, AttributeError):
+                _trim = False
+    if _trim:
+        _trim(0)

@@ -45,7 +45,7 @@ from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
 from engines.gcpause import paused_gc
-from engines.memory import give_back_free_memory, map_large_blocks_apart
+from engines.memory import give_back_free_memory
 from engines.embed.query import query_vector
 from engines.notes.corpus import CorpusError, CorpusLoad, Note
 from engines.notes.exact import TIER as EXACT, ExactMatcher
@@ -83,7 +83,6 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         ``progress(done, of, what)``: told how reading a large folder moves."""
         self.root = Path(root)
         self._cache_dir = cache_dir
-        map_large_blocks_apart()  # engines/memory.py: what a vault's reads free goes back to the system
         # CorpusError for a missing/unreadable root; a folder's notes come from its saved index where
         # its files are unchanged (engines/notes/store.py)
         with paused_gc():  # a vault's notes are 100,000s of objects; the collector finds nothing in them
