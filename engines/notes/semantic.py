@@ -147,7 +147,7 @@ class SemanticIndex(BackgroundIndex):
                 current = set(self._keys.all())
                 self._texts = {k: t for k, t in self._texts.items() if k in current}
             del parts
-            give_back_free_memory()  # every note's texts were cut and keyed: ~15 MB at the vault, once
+            give_back_free_memory()  # every note's texts were cut and keyed (the vault's figure moved < 2 MB)
             self._version += 1
             self._notes_version += 1
             self._counted_with = None  # counted again when next asked
