@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pymilvus", reason="the milvus extra: pip install -e '.[milvus]' (make test installs it)")
@@ -19,6 +20,7 @@ from engines.products.backends import publish as pub  # noqa: E402
 from engines.products.backends.local import LocalMilvus  # noqa: E402
 from engines.breaker import Breaker
 from engines.products.backends.router import RecallSettings, router_for  # noqa: E402
+from engines.products.backends.router import _late as late  # noqa: E402
 from engines.products.engine import ProductsEngine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +78,24 @@ def test_a_stalled_milvus_answers_from_memory_within_the_deadline_and_says_why(s
     assert recall_s(a) <= DEADLINE_MS / 1000 + SLACK_S, recall_s(a)
     assert whole_s < DEADLINE_MS / 1000 + 0.5  # the judge and the rest after recall add little
     assert [h.id for h in a.hits] == [h.id for h in memory.answer("vegan butter").hits]
+
+
+def test_grpc_s_own_deadline_firing_first_is_named_as_late_not_as_a_grpc_error(server):
+    # The router gives gRPC the time it waits itself; under load gRPC's DEADLINE_EXCEEDED can reach the wait
+    # first (CI, 2026-12-03: "milvus: deadline_exceeded: Deadline Exceeded"). Either way the answer was late.
+    engine = engine_on(server.uri)
+    try:
+        assert engine.answer("dark chocolate").extras["recall_backend"] == "milvus"
+        request = engine.understand("vegan butter")
+        allowed = np.ones(len(engine.catalogue.by_id), bool)
+        server.stall()
+        with pytest.raises(Exception) as raised:
+            engine.router.milvus.lists(request, allowed, engine.catalogue.by_id, None, 0.0, True, 0.1)
+    finally:
+        server.resume()
+        engine.close()
+    assert late(raised.value), repr(raised.value)
+    assert not late(ConnectionRefusedError("refused"))
 
 
 def test_three_failures_open_the_breaker_then_memory_answers_at_once_and_a_later_try_closes_it(server):
