@@ -233,7 +233,10 @@ def test_an_answer_that_is_not_an_answer_falls_back_with_the_reason(engine, fuse
         judge.close()
         server.close()
     assert_fused_fallback(answer, elapsed, fused, reason)
-    assert len(server.requests) == 1
+    # A bad answer is not asked again; a second request is only the hedge, sent when the first was still out
+    # at hedge_after_s (under load on CI the first took 484 ms and the hedge went out, as designed)
+    assert len(server.requests) == 1 or (len(server.requests) == 2 and elapsed >= judge.hedge_after_s), \
+        (len(server.requests), elapsed)
 
 
 def test_the_answer_cap_sits_far_above_a_real_answer():
