@@ -35,12 +35,13 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from engines.atomic import atomic_file
 from engines.embed.cache import VectorCache, cache_root, text_key
+from engines.memory import give_back_free_memory
 
 PROBES = Path(__file__).resolve().parent / "probes.txt"
 CEILING_PERCENTILE = 75
@@ -101,10 +102,11 @@ class ProbeFloors:
             self._vectors = cache.get_many(keys)
         return self._vectors
 
-    def measure(self, matrix, passage_keys: Iterable[bytes] | None, save: bool) -> NotebookFloor:
+    def measure(self, matrix, passage_keys: bytes | None, save: bool) -> NotebookFloor:
         """The floors of a notebook whose passage vectors are the rows of ``matrix`` (an array, or
-        anything with ``len`` and ``dot``); read from and ``save``d to the cache by ``passage_keys``
-        (None: an index still building, measured and not kept)."""
+        anything with ``len`` and ``dot``); read from and ``save``d to the cache by ``passage_keys``, its
+        distinct passage keys sorted and joined (NoteKeys.distinct_sorted; None: an index still
+        building, measured and not kept)."""
         info = self.embedder.info()
         if len(matrix) == 0:
             return unmeasured(info.floor)
@@ -117,16 +119,16 @@ class ProbeFloors:
         probes = self.probe_vectors().T
         # per probe: its best passage in the notebook (block by block where the rows can: rows.py)
         best = matrix.max_dot(probes) if hasattr(matrix, "max_dot") else matrix.dot(probes).max(axis=0)
+        give_back_free_memory()  # the rows read back in float32 and their keys (engines/memory.py)
         floor = from_best(best, info.floor, info.margin)
         if save and path is not None:
             _write(path, floor)
         return floor
 
-    def _key(self, model_id: str, passage_keys: Iterable[bytes]) -> str:
+    def _key(self, model_id: str, passage_keys: bytes) -> str:
         digest = hashlib.sha256(f"{model_id}|{METHOD}|".encode())
         digest.update("\n".join(self.probes).encode("utf-8"))
-        for k in sorted(set(passage_keys)):
-            digest.update(k)
+        digest.update(passage_keys)  # the same digest as updating key by key: floors cached before still hold
         return digest.hexdigest()[:24]
 
     def _folder(self) -> Path:

@@ -54,6 +54,13 @@ class NoteKeys(Sequence):
         blob = self._blob
         return [blob[at:at + DIGEST] for at in range(0, len(blob), DIGEST)]
 
+    def distinct_sorted(self) -> bytes:
+        """Every distinct key once, in byte order, joined: what identifies the notebook's passages (the
+        floor's cache key). Sorted in numpy as raw bytes (void items compare as ``memcmp``, as bytes do):
+        ``sorted(set(all()))`` took ~1.1 s of the vault's first meaning answer and left ~60 MB of freed
+        objects in the heap; this takes 0.2 s (as fixed-width strings, 0.7 s)."""
+        return np.unique(np.frombuffer(self._blob, dtype=f"V{DIGEST}")).tobytes()
+
     def layout(self, notes: Sequence[int]) -> tuple[list[bytes], list[bytes], list[int]]:
         """These notes' keys as the meaning index lays its rows out (semantic.note_rows), found for all the
         notes at once: one call per note took ~1 s of a 100,000-note vault's first meaning answer."""

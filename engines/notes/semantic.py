@@ -9,7 +9,7 @@ notes index's own: a note's passages and whole-note vector, and this notebook's 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -221,8 +221,11 @@ class SemanticIndex(BackgroundIndex):
             if not complete and self._floor is not None and len(passages) < self._floor_rows * REMEASURE_GROWTH:
                 return self._floor[1]  # still building: measured again once the passages grew by a quarter
             ready = self._ready_notes.view().tolist()
-            keys = self._keys.all() if complete else None  # complete: every note is ready
-            exact = Float32Rows(self._cache, note_rows(self._keys, ready)[0], passages)
+            keys = self._keys.distinct_sorted() if complete else None  # complete: every note is ready
+            note_keys = self._keys
+            # the passages' keys laid out only if the floor is measured, not read back from its cache: 331,000
+            # bytes objects at the vault, freed a moment later and kept by the heap (~60 MB resident)
+            exact = Float32Rows(self._cache, lambda: note_rows(note_keys, ready)[0], passages)
         try:
             floor = self._probe_floors.measure(exact, keys, save=complete)
         except Exception:  # noqa: BLE001 - a failed measurement leaves the embedder's floor, no weak guesses
@@ -378,11 +381,12 @@ class Float32Rows:
 
     STEP = 8192
 
-    def __init__(self, cache, keys: list[bytes], int8_rows) -> None:
-        self.cache, self.keys, self.int8_rows = cache, keys, int8_rows
+    def __init__(self, cache, keys_of: Callable[[], list[bytes]], int8_rows) -> None:
+        """``keys_of``: the rows' keys, in the int8 rows' order, asked for when the rows are read."""
+        self.cache, self.keys_of, self.int8_rows = cache, keys_of, int8_rows
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.int8_rows)
 
     def max_dot(self, columns: np.ndarray) -> np.ndarray:
         """Per column, its largest product with a row: without a rows x columns matrix at once. The
@@ -391,7 +395,7 @@ class Float32Rows:
         if self.cache is None:
             return self.int8_rows.max_dot(columns)
         best = np.full(columns.shape[1], -np.inf, np.float32)
-        keys = self.cache.file_order(self.keys)
+        keys = self.cache.file_order(self.keys_of())
         for at in range(0, len(keys), self.STEP):
             vectors = self.cache.get_many(keys[at:at + self.STEP])
             if vectors is None:

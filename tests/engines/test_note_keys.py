@@ -20,3 +20,12 @@ def test_each_notes_keys_come_back_as_given_alone_or_joined_from_parts():
     with pytest.raises(IndexError):
         keys[50]
     assert list(NoteKeys()) == [] and NoteKeys().all() == []
+
+
+def test_the_distinct_sorted_keys_are_those_python_sorts_even_with_trailing_zero_bytes_and_repeats():
+    digests = [hashlib.sha256(str(n).encode()).digest() for n in range(40)]
+    odd = [b"\x00" * 32, b"a" + b"\x00" * 31, b"a" + b"\x00" * 30 + b"\x01", b"\xff" * 32]
+    per_note = [digests[n:n + 3] + odd[n % 4:n % 4 + 1] for n in range(0, 40, 2)] + [digests[:5]]
+    keys = NoteKeys(per_note)
+    assert keys.distinct_sorted() == b"".join(sorted(set(keys.all())))
+    assert NoteKeys().distinct_sorted() == b""
