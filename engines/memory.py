@@ -5,6 +5,13 @@ and freed a lot (a vault's index read back, its vectors converted a few thousand
 loaded), the process holds them for the rest of its life. ``malloc_trim(0)`` after such a burst hands
 back what is free: 24 MB of the 100,000-note vault's open, in 14 ms.
 
+Threads share the main heap (``M_ARENA_MAX`` = 1, set once when this module is first imported,
+before the engines start their threads). By default glibc gives each thread that allocates an arena
+of its own (up to eight a core): the index reader, the meaning index's builder and the searching
+threads each kept their own freed memory apart, where the others could not reuse it. With one
+arena, the 100,000-note vault with meaning on measured 596 MB against 621-631 (tools/meaning_memory.py
+and /proc/self/status, 2026-12-03 10:50 UTC); two arenas measured the same as eight.
+
 Tried and not kept (docs/bench-workbench.md, 2026-12-03): a fixed ``M_MMAP_THRESHOLD`` (blocks of
 1 MiB and more mapped apart, so the cache's reads never stay in the heap) took the whole engine with
 meaning on from ~675 to ~590 MB, but with it the workbench lost a query's rows for 30 s in each of
@@ -19,6 +26,23 @@ import threading
 
 _lock = threading.Lock()
 _trim = None  # libc's malloc_trim, once looked up; False where there is none
+M_ARENA_MAX = -8  # glibc's malloc.h
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+def share_one_heap() -> bool:
+    """Every thread allocates from the main arena (module doc); True where the allocator took it."""
+    libc = _libc()
+    try:
+        return bool(libc is not None and libc.mallopt(M_ARENA_MAX, 1))
+    except AttributeError:  # not glibc: its own allocator's rules
+        return False
 
 
 def give_back_free_memory() -> None:
@@ -26,9 +50,12 @@ def give_back_free_memory() -> None:
     with _lock:
         if _trim is None:
             try:
-                _trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+                _trim = _libc().malloc_trim
                 _trim.argtypes, _trim.restype = [ctypes.c_size_t], ctypes.c_int
-            except (OSError, AttributeError):
+            except AttributeError:  # no libc found, or not glibc
                 _trim = False
     if _trim:
         _trim(0)
+
+
+share_one_heap()

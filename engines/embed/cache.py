@@ -149,6 +149,17 @@ class VectorCache:
         in_file = saved.at.rows_of(keys) >= 0 if saved is not None else np.zeros(len(keys), bool)
         return [f or k in rows for k, f in zip(keys, in_file.tolist())] if rows else in_file.tolist()
 
+    def held_joined(self, joined: bytes) -> np.ndarray:
+        """``held`` for digests given joined, 32 bytes each, as a bool array: no bytes object a key."""
+        with self._lock:
+            saved, rows = self._saved, self._rows
+        count = len(joined) // DIGEST
+        out = saved.at.rows_of_joined(joined) >= 0 if saved is not None else np.zeros(count, bool)
+        if rows:
+            for i in np.flatnonzero(~out).tolist():
+                out[i] = joined[i * DIGEST:(i + 1) * DIGEST] in rows
+        return out
+
     def get(self, key: bytes) -> np.ndarray | None:
         vectors = self.get_many([key])
         return None if vectors is None else vectors[0]

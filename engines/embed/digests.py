@@ -18,6 +18,7 @@ import numpy as np
 
 DIGEST = 32
 _PREFIX = np.dtype(">u8")  # a digest's first 8 bytes, compared as the bytes compare
+ASKED_AT_ONCE = 32_768  # keys looked up in one numpy pass: ~4 MB of temporaries
 
 
 class DigestIndex:
@@ -62,19 +63,30 @@ class DigestIndex:
 
     def rows_of(self, keys: Sequence[bytes]) -> np.ndarray:
         """Each key's row (int64), -1 where the file does not hold it."""
-        out = np.full(len(keys), -1, np.int64)
-        if not len(keys) or not self._count:
-            return out
         if any(len(k) != DIGEST for k in keys):
             return np.fromiter((self.get(k, -1) for k in keys), np.int64, count=len(keys))
-        asked = np.frombuffer(b"".join(keys), np.uint8).reshape(-1, DIGEST)
-        prefixes = asked[:, :8].copy().view(_PREFIX).reshape(-1).astype(np.uint64)
-        at = np.minimum(np.searchsorted(self._sorted, prefixes), self._count - 1)
-        rows = self._rows[at]
+        return self.rows_of_joined(b"".join(keys))
+
+    def rows_of_joined(self, joined: bytes) -> np.ndarray:
+        """``rows_of`` for keys given joined, 32 bytes each (no bytes object per key). Asked
+        ``ASKED_AT_ONCE`` at a time: all 331,000 of the vault's keys at once made ~45 MB of
+        temporaries, which the heap then kept."""
+        count = len(joined) // DIGEST
+        out = np.full(count, -1, np.int64)
+        if not count or not self._count:
+            return out
+        asked_all = np.frombuffer(joined, np.uint8, count * DIGEST).reshape(-1, DIGEST)
         held = np.frombuffer(self._digests, np.uint8).reshape(-1, DIGEST)
-        found = (self._sorted[at] == prefixes) & (held[rows] == asked).all(axis=1)
-        out[found] = rows[found]
-        # a shared first 8 bytes (one chance in 2^64 a pair): the slow path finds the right one
-        for i in np.flatnonzero(~found & (self._sorted[at] == prefixes)).tolist():
-            out[i] = self.get(keys[i], -1)
+        for at in range(0, count, ASKED_AT_ONCE):
+            asked = asked_all[at:at + ASKED_AT_ONCE]
+            prefixes = asked[:, :8].copy().view(_PREFIX).reshape(-1).astype(np.uint64)
+            j = np.minimum(np.searchsorted(self._sorted, prefixes), self._count - 1)
+            rows = self._rows[j]
+            same_prefix = self._sorted[j] == prefixes
+            found = same_prefix & (held[rows] == asked).all(axis=1)
+            part = out[at:at + ASKED_AT_ONCE]
+            part[found] = rows[found]
+            # a shared first 8 bytes (one chance in 2^64 a pair): the slow path finds the right one
+            for i in np.flatnonzero(~found & same_prefix).tolist():
+                part[i] = self.get(asked[i].tobytes(), -1)
         return out

@@ -43,7 +43,11 @@ MINILM = ModelSpec(
     key="minilm", name=provenance.MODEL_NAME, filename=provenance.GGUF_FILENAME, sha256=provenance.GGUF_SHA256,
     query_prefix="", document_prefix="",
     max_tokens=256,  # trained on sequences of at most 256 word pieces
-    query_tokens=256,
+    # llama.cpp keeps a logits buffer of n_vocab floats per batch token even for embeddings: at 256 a
+    # query context held 66 MB resident after one query, at 128 51 MB, at 64 43 MB (one context,
+    # RSS after load and one embed, 2026-12-03). The longest dev query is 48 tokens (Cranfield; Vaswani
+    # 31, the roadmap 15); a product request is cut at 300 characters before it is embedded.
+    query_tokens=128,
     # tools/measure_floor.py: 34 junk queries reach at most 0.370 on the demo notebook and 0.371 on the
     # olai roadmap; true paraphrases 0.403-0.437 (engines/embed/llama.py had it before the registry)
     floor=0.38,

@@ -41,7 +41,6 @@ import numpy as np
 
 from engines.atomic import atomic_file
 from engines.embed.cache import VectorCache, cache_root, text_key
-from engines.memory import give_back_free_memory
 
 PROBES = Path(__file__).resolve().parent / "probes.txt"
 CEILING_PERCENTILE = 75
@@ -119,7 +118,6 @@ class ProbeFloors:
         probes = self.probe_vectors().T
         # per probe: its best passage in the notebook (block by block where the rows can: rows.py)
         best = matrix.max_dot(probes) if hasattr(matrix, "max_dot") else matrix.dot(probes).max(axis=0)
-        give_back_free_memory()  # the rows read back in float32 and their keys (engines/memory.py)
         floor = from_best(best, info.floor, info.margin)
         if save and path is not None:
             _write(path, floor)

@@ -49,6 +49,14 @@ class NoteKeys(Sequence):
     def __iter__(self) -> Iterator[list[bytes]]:
         return (self[i] for i in range(len(self)))
 
+    def as_bytes(self) -> bytes:
+        """Every key, note after note, 32 bytes each, in one bytes object."""
+        return self._blob
+
+    def bounds(self) -> np.ndarray:
+        """Where each note's keys start among all the keys, and (last) how many there are (int64)."""
+        return np.frombuffer(self._starts, np.int64)
+
     def all(self) -> list[bytes]:
         """Every key, note after note."""
         blob = self._blob

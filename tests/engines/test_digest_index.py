@@ -5,6 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
+from engines.embed import digests as digests_module
 from engines.embed.digests import DigestIndex
 
 
@@ -43,3 +44,27 @@ def test_an_empty_file_holds_nothing_and_a_ragged_one_is_refused():
     assert empty.rows_of(digests(3)).tolist() == [-1, -1, -1]
     with pytest.raises(ValueError):
         DigestIndex(b"x" * 33)
+
+
+def test_keys_asked_joined_and_in_several_passes_get_the_rows_asked_one_at_a_time(monkeypatch):
+    monkeypatch.setattr(digests_module, "ASKED_AT_ONCE", 7)  # passes that end mid-way through the shared prefixes
+    a, b = (b"\x07" * 8 + bytes([x]) * 24 for x in (1, 2))
+    held = digests(40) + [a]
+    index = DigestIndex(b"".join(held))
+    asked = digests(60)[::-1] + [b, a] + digests(5, salt=b"y")
+    expected = [index.get(k, -1) for k in asked]
+    assert index.rows_of_joined(b"".join(asked)).tolist() == expected == index.rows_of(asked).tolist()
+    assert expected.count(-1) == 20 + 1 + 5
+
+
+def test_the_cache_says_which_joined_keys_it_holds_in_its_file_and_in_memory(tmp_path):
+    from engines.embed.cache import VectorCache
+
+    cache = VectorCache("m", 4, scope="s", directory=str(tmp_path))
+    saved, unsaved, strangers = digests(10), digests(3, salt=b"u"), digests(4, salt=b"s")
+    cache.put_many(saved, np.ones((10, 4), np.float32))
+    cache.save()
+    cache.put_many(unsaved, np.ones((3, 4), np.float32))
+    asked = strangers[:2] + unsaved + saved[::3] + strangers[2:]
+    assert cache.held_joined(b"".join(asked)).tolist() == cache.held(asked) == [k in cache for k in asked]
+    assert cache.held(asked).count(True) == 3 + 4
