@@ -5,12 +5,16 @@ and freed a lot (a vault's index read back, its vectors converted a few thousand
 loaded), the process holds them for the rest of its life. ``malloc_trim(0)`` after such a burst hands
 back what is free: 24 MB of the 100,000-note vault's open, in 14 ms.
 
-Threads share the main heap (``M_ARENA_MAX`` = 1, set once when this module is first imported,
-before the engines start their threads). By default glibc gives each thread that allocates an arena
-of its own (up to eight a core): the index reader, the meaning index's builder and the searching
-threads each kept their own freed memory apart, where the others could not reuse it. With one
-arena, the 100,000-note vault with meaning on measured 596 MB against 621-631 (tools/meaning_memory.py
-and /proc/self/status, 2026-12-03 10:50 UTC); two arenas measured the same as eight.
+One heap for every thread (``share_one_heap``: ``M_ARENA_MAX`` = 1), where nobody types while the
+engines work: the command line calls it before it opens an engine (olai_tui/cli.py). By default glibc
+gives each thread that allocates an arena of its own (up to eight a core); the index reader, the
+meaning index's builder and the searching threads each keep their own freed memory apart, where the
+others cannot reuse it. With one heap the 100,000-note vault with meaning on measured 578-579 MB
+against 612-615 (tools/meaning_memory.py, alternated, 2026-12-03 11:20 UTC); two arenas measured as
+eight. The workbench keeps glibc's default: with one heap, its meaning index built at 1,029-1,234
+tokens/s while a person typed, against 1,452-1,490 without (``python -m olai_tui.bench_app --corpus
+/tmp/vault-100k --window 60``, alternated, 10:52-11:20 UTC), the interface thread and the builder
+waiting on one lock.
 
 Tried and not kept (docs/bench-workbench.md, 2026-12-03): a fixed ``M_MMAP_THRESHOLD`` (blocks of
 1 MiB and more mapped apart, so the cache's reads never stay in the heap) took the whole engine with
@@ -37,7 +41,8 @@ def _libc():
 
 
 def share_one_heap() -> bool:
-    """Every thread allocates from the main arena (module doc); True where the allocator took it."""
+    """Every thread started after this allocates from the main arena (module doc); True where the
+    allocator took it. Call before any engine starts its threads."""
     libc = _libc()
     try:
         return bool(libc is not None and libc.mallopt(M_ARENA_MAX, 1))
@@ -56,6 +61,3 @@ def give_back_free_memory() -> None:
                 _trim = False
     if _trim:
         _trim(0)
-
-
-share_one_heap()

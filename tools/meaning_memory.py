@@ -9,7 +9,9 @@ Embedding a 100,000-note vault takes hours on two cores, so the vault's vector c
 a Vaswani sample, mixed two by two) under the keys of the vault's own texts; the model embeds the
 queries and the floor's probes for real. Then, in a fresh process, the engine opens the vault warm,
 answers every tier until the meaning tier has answered, and the resident memory is read.
-Prints one JSON line; VAULT defaults to /tmp/vault-100k.
+Prints one JSON line for each way the process's threads allocate (engines/memory.py): an arena a
+thread, as the workbench and the MCP server run, then one heap, as the command line runs; VAULT
+defaults to /tmp/vault-100k.
 """
 
 from __future__ import annotations
@@ -87,13 +89,19 @@ def measure(vault: str, cache: str) -> dict:
 def main() -> None:
     cache = sys.argv[2]
     vault = sys.argv[3] if len(sys.argv) > 3 else "/tmp/vault-100k"
-    if os.environ.get("OLAI_MEANING_MEMORY_CHILD"):
-        print(json.dumps(measure(vault, cache)))
+    heap = os.environ.get("OLAI_MEANING_MEMORY_CHILD")
+    if heap:
+        if heap == "one heap":  # as the command line runs (engines/memory.py)
+            from engines.memory import share_one_heap
+
+            share_one_heap()
+        print(json.dumps({"heap": heap, **measure(vault, cache)}))
         return
     fill(vault, cache, int(sys.argv[4]) if len(sys.argv) > 4 else 300)
-    child = subprocess.run([sys.executable, __file__, *sys.argv[1:]], capture_output=True, text=True,
-                           env=dict(os.environ, OLAI_MEANING_MEMORY_CHILD="1"))
-    sys.stdout.write(child.stdout or child.stderr)
+    for heap in ("arena a thread", "one heap"):  # the workbench's and MCP's, then the command line's
+        child = subprocess.run([sys.executable, __file__, *sys.argv[1:]], capture_output=True, text=True,
+                               env=dict(os.environ, OLAI_MEANING_MEMORY_CHILD=heap))
+        sys.stdout.write(child.stdout or child.stderr)
 
 
 if __name__ == "__main__":
