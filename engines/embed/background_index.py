@@ -132,7 +132,7 @@ class BackgroundIndex(SettlesWithCooldown):
             self._whole()
         state = self._settle(IndexState("ready", *self._counted(self._counts)))
         self._completed()
-        give_back_free_memory()  # the count after the save and the floor's measure: ~55 MB of the vault's
+        give_back_free_memory()  # the count after the save, and the floor: 37-75 MB at the vault (two runs)
         return state
 
     def start(self) -> None:

@@ -239,7 +239,8 @@ class SemanticIndex(BackgroundIndex):
             if self._matrix_version == version:
                 self._floor, self._floor_rows = (version, floor), len(passages)
         # what the count, the key and the measure freed, once per index version (the searching thread
-        # may get here first, after the builder's own trim): 600 -> 575 MB at the vault
+        # may get here first, after the builder's own trim); before this one, a trim after the vault's
+        # first answers still gave back ~25 MB
         give_back_free_memory()
         return floor
 
