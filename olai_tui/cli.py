@@ -15,7 +15,6 @@ from pathlib import Path
 from engines import registry
 from engines.contract import Console, Option
 from engines.errors import BadInput
-from engines.memory import share_one_heap
 from olai_tui import interrupt
 from olai_tui.errors import UsageError, shown
 
@@ -193,7 +192,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         pane = args.command or registry.specs()[0].name  # the first registered engine's pane
         return run_app({pane: _corpus(getattr(args, "path", None), pane)}, pane=pane)
-    share_one_heap()  # a command: no one types while it works, so its threads share one heap (engines/memory.py)
+    registry.for_commands()  # no one types into a command: its threads share one heap
     engine = getattr(args, "engine", None)
     if engine is not None:
         registry.spec(engine)  # UnknownEngine: exit 2, the known names listed
