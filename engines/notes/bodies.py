@@ -19,6 +19,8 @@ from typing import Sequence
 
 import numpy as np
 
+from engines.notes.corpus import stored_body
+
 ENCODING = "utf-8"
 ERRORS = "surrogatepass"  # as the notes were decoded: a lone surrogate in a file's name or text survives
 CHECK_BYTES = 8 << 20  # read per step while checking that the file decodes
@@ -101,17 +103,17 @@ def _decoded(data: bytes) -> str:
 def bodies_of(notes: Sequence) -> list[str]:
     """The notes' bodies; those read back from the index, one read for each run of consecutive ones (a
     read per note was ~0.3 s of the 100,000-note vault's keying for the meaning tier)."""
+    stored = [stored_body(note) for note in notes]
     out: list[str] = []
     i = 0
-    while i < len(notes):
-        body = notes[i].__dict__["_body"]
+    while i < len(stored):
+        body = stored[i]
         if not isinstance(body, SavedBody):
             out.append(body)
             i += 1
             continue
         j = i + 1
-        while (j < len(notes) and notes[j].__dict__["_body"].__class__ is body.__class__
-               and notes[j].__dict__["_body"] == body + (j - i)):
+        while j < len(stored) and stored[j].__class__ is body.__class__ and stored[j] == body + (j - i):
             j += 1
         out += body.bodies.texts(body, j - i)
         i = j

@@ -58,8 +58,13 @@ class Note:
     date: float | None = None  # seconds since the epoch: front matter date/created/updated, else the file's mtime
 
 
+def stored_body(note: Note):
+    """The body as the note keeps it: its text, or a SavedBody not read yet (engines/notes/bodies.py)."""
+    return note.__dict__["_body"]
+
+
 def _body(note: Note) -> str:
-    body = note.__dict__["_body"]
+    body = stored_body(note)
     return body if body.__class__ is str else body.text()
 
 

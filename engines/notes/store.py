@@ -56,7 +56,7 @@ from engines.index_folder import (Stale, discard, folder_for, load_array, map_by
                                  remove_other_generations, write_atomically, write_manifest)
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
-                                  natural_key, relative_to)
+                                  natural_key, relative_to, stored_body)
 from engines.notes import trigrams
 from engines.notes.bodies import SavedBodies, encoded
 from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
@@ -219,7 +219,7 @@ class NotesStore:
             with atomic_file(self.folder / name) as fh:
                 written = 0
                 for at in range(0, len(notes), BODIES_AT_ONCE):
-                    chunk = [encoded(n.__dict__["_body"]) for n in notes[at:at + BODIES_AT_ONCE]]
+                    chunk = [encoded(stored_body(n)) for n in notes[at:at + BODIES_AT_ONCE]]
                     ends[at:at + len(chunk)] = np.cumsum([len(b) for b in chunk]) + written
                     written += sum(len(b) for b in chunk)
                     fh.write(b"".join(chunk))
