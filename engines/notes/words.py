@@ -74,7 +74,7 @@ class WordsIndex:
         self._notes: list[Note] = []
         self._ids = note_ids(self._notes)
         self._version = 0
-        self._built: tuple[int, BM25Index, dict[str, int]] | None = None  # (version, index, id -> index)
+        self._built: tuple[int, BM25Index, Positions] | None = None  # (version, index, id -> index)
         self._building: dict[int, threading.Event] = {}  # version -> set when its build is done
         self._stop = threading.Event()  # closing: builds stop at their next note
         self._threads: list[threading.Thread] = []
@@ -131,12 +131,11 @@ class WordsIndex:
                     index = store.words_index(notes, self._stop)
                 else:
                     index = BM25Index([note_words(n) for n in until_stopped(notes, self._stop)])
-                index_of = ids
                 with self._lock:
                     if self._version == now:
-                        self._built = (now, index, index_of)
+                        self._built = (now, index, ids)
                 give_back_free_memory()  # what the build freed (engines/memory.py)
-                return index, notes, index_of
+                return index, notes, ids
             except Stopped:
                 return None
             finally:
