@@ -132,12 +132,12 @@ def _cli_rate(make_engine, embedder, texts: int, timeout_s: float = 600.0) -> di
     """The CLI's rate on the same texts: a cold engine over the same notes builds its index alone (as
     `olai-tui index notes` does) until it has embedded as many texts as the app did; the pending texts
     are taken shortest first, ties in the notes' order, so they are the same texts in the same batches."""
-    engine, cleanup = make_engine()
-    try:
-        import threading
+    import threading
 
+    engine, cleanup = make_engine()
+    builder = threading.Thread(target=engine.build_index, daemon=True, name="cli-build")
+    try:
         rate = BuildRate(engine)
-        builder = threading.Thread(target=engine.build_index, daemon=True, name="cli-build")
         builder.start()
         deadline = time.perf_counter() + timeout_s
         while rate.sample() < texts and builder.is_alive() and time.perf_counter() < deadline:
@@ -145,7 +145,10 @@ def _cli_rate(make_engine, embedder, texts: int, timeout_s: float = 600.0) -> di
         rate.sample()
         return rate.figures(embedder)
     finally:
-        engine.close()
+        engine.close()  # the build stops at its next batch, then saves what it embedded ...
+        if builder.is_alive():
+            builder.join(timeout=60)  # ... into the cache folder: removed only after (a fresh-clone run
+            # failed once with "Directory not empty" when the save landed during the removal)
         cleanup()
 
 
