@@ -30,6 +30,7 @@ from engines.notes.corpus import Note, keep_body
 (_id, _title, _body, _where, _path, _tags, _parent, _hash, _aliases, _date) = (
     keep_body if f.name == "body" else Note.__dict__[f.name].__set__ for f in dataclasses.fields(Note))
 FIXED = 4  # id, title, where, content hash
+DIGEST_BYTES = 16  # a source file's digest: blake2b's first 16 bytes (engines/notes/store.py)
 
 
 def strings_blob(strings: Sequence[str]) -> tuple[bytes, np.ndarray]:
@@ -125,11 +126,12 @@ class NoteColumns:
 
 @dataclasses.dataclass
 class FileColumns:
-    """Per source file: (relative path, size, mtime_ns, blake2b or None, first note, notes, problems, dated)."""
+    """Per source file: (relative path, size, mtime_ns, blake2b or None, first note, notes, problems, dated).
+    A digest is DIGEST_BYTES bytes in memory, their hex in the file."""
 
     rels: list[str]
     numbers: list[list[int]]  # size, mtime_ns, first, count, dated
-    digests: list[str | None]
+    digests: list[bytes | None]
     problems: dict[int, list]
 
     @staticmethod
@@ -139,7 +141,7 @@ class FileColumns:
         numbers = np.zeros((len(files), 5), dtype=np.int64)
         problems: dict[str, list] = {}
         for i, (rel, size, mtime_ns, digest, first, count, said, dated) in enumerate(files):
-            strings += (rel, digest or "")
+            strings += (rel, digest.hex() if digest else "")
             numbers[i] = (size, mtime_ns, first, count, dated)
             if said:
                 problems[str(i)] = said
@@ -155,7 +157,18 @@ class FileColumns:
         said = {int(k): v for k, v in problems.items()}
         if any(not 0 <= k < len(numbers) or not isinstance(v, list) for k, v in said.items()):
             raise ValueError("problems of no file")
-        return cls(strings[0::2], numbers.tolist(), [d or None for d in strings[1::2]], said)
+        return cls(strings[0::2], numbers.tolist(), [digest_bytes(d) for d in strings[1::2]], said)
 
     def index(self) -> dict[str, int]:
         return {rel: i for i, rel in enumerate(self.rels)}
+
+
+def digest_bytes(saved: str) -> bytes | None:
+    """A saved digest's bytes; None for none, or for one that is not what a save writes (a damaged
+    index: the file is hashed again when its stat changes, as one never hashed)."""
+    if len(saved) != 2 * DIGEST_BYTES:
+        return None
+    try:
+        return bytes.fromhex(saved)
+    except ValueError:
+        return None

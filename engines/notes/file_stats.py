@@ -11,14 +11,16 @@ from array import array
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
-DIGEST_BYTES = 16  # the saved digest: blake2b's first 32 hex characters
+from engines.notes.columns import DIGEST_BYTES
+
+_NO_DIGEST = bytes(DIGEST_BYTES)
 
 
 @dataclass(slots=True)
 class FileStat:
     size: int  # -1: not trusted (read again next open)
     mtime_ns: int
-    digest: str | None  # blake2b of the bytes (32 hex characters)
+    digest: bytes | None  # blake2b of the bytes (its first DIGEST_BYTES)
     problems: Sequence  # [[path, cause, skipped]]: said again on each open, as a fresh read says them
     dated_by_mtime: bool  # a note took the file's mtime as its date: a new mtime means a new date
 
@@ -37,15 +39,27 @@ class FileStats:
     def __len__(self) -> int:
         return len(self.paths)
 
-    def add(self, path: str, size: int, mtime_ns: int, digest: str | None, problems: Sequence,
+    @classmethod
+    def of(cls, paths: list[str], sizes: Sequence[int], mtimes_ns: Sequence[int], digests: Sequence[bytes | None],
+           problems: dict[int, Sequence], dated_by_mtime: Sequence[bool]) -> "FileStats":
+        """Every file at once, by column (``problems`` by row, only where there are any)."""
+        stats = cls()
+        stats.paths = paths
+        stats._sizes, stats._mtimes = array("q", sizes), array("q", mtimes_ns)
+        stats._digests = bytearray(b"".join([d or _NO_DIGEST for d in digests]))
+        stats._flags = bytearray([(1 if d else 0) | (2 if dated else 0) for d, dated in zip(digests, dated_by_mtime)])
+        stats._problems = problems
+        if not len(paths) == len(stats._sizes) == len(stats._mtimes) == len(stats._flags):
+            raise ValueError("file stats of unequal lengths")
+        return stats
+
+    def add(self, path: str, size: int, mtime_ns: int, digest: bytes | None, problems: Sequence,
             dated_by_mtime: bool) -> None:
-        """One more file, as FileStat's fields (no FileStat made: 100,000 of them on an open)."""
-        raw = _raw(digest)
         self.paths.append(path)
         self._sizes.append(size)
         self._mtimes.append(mtime_ns)
-        self._digests += raw or bytes(DIGEST_BYTES)
-        self._flags.append((1 if raw else 0) | (2 if dated_by_mtime else 0))
+        self._digests += digest or _NO_DIGEST
+        self._flags.append((1 if digest else 0) | (2 if dated_by_mtime else 0))
         if problems:
             self._problems[len(self.paths) - 1] = problems
 
@@ -55,7 +69,7 @@ class FileStats:
 
     def row(self, i: int) -> FileStat:
         flags = self._flags[i]
-        digest = self._digests[i * DIGEST_BYTES:(i + 1) * DIGEST_BYTES].hex() if flags & 1 else None
+        digest = bytes(self._digests[i * DIGEST_BYTES:(i + 1) * DIGEST_BYTES]) if flags & 1 else None
         return FileStat(self._sizes[i], self._mtimes[i], digest, self._problems.get(i, ()), bool(flags & 2))
 
     def get(self, path: str) -> FileStat | None:
@@ -81,14 +95,3 @@ class FileStats:
         kept._problems = dict(self._problems)
         return kept
 
-
-def _raw(digest: str | None) -> bytes | None:
-    """The digest's bytes; None for none, or for one that is not what a save writes (a damaged index:
-    the file is then hashed again when its stat changes, as one never hashed)."""
-    if not digest:
-        return None
-    try:
-        raw = bytes.fromhex(digest)
-    except ValueError:
-        return None
-    return raw if len(raw) == DIGEST_BYTES else None

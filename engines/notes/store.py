@@ -51,16 +51,17 @@ from typing import Sequence
 import numpy as np
 
 from engines.atomic import atomic_file
-from engines.index_folder import (Stale, discard, folder_for, load_array, map_bytes, read_manifest,
+from engines.index_folder import (MANIFEST, Stale, discard, folder_for, load_array, map_bytes, read_manifest,
                                  remove_other_generations, write_atomically, write_manifest)
 from engines.lexical import BM25Index
-from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, find_note_files, load_corpus, load_file,
+from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, load_corpus, load_file,
                                   natural_key, relative_to, stored_body)
 from engines.notes import trigrams
 from engines.notes.bodies import SavedBodies, encoded
-from engines.notes.columns import FileColumns, NoteColumns, split_blob, strings_blob
+from engines.notes.columns import DIGEST_BYTES, FileColumns, NoteColumns, split_blob, strings_blob
 from engines.notes.exact import ExactMatcher
 from engines.notes.file_stats import FileStats
+from engines.notes.walk_apart import WALK_APART_FROM, WalkApart, found_here
 from engines.notes.positions import Positions
 from engines.notes.words import Stopped, note_words, until_stopped
 from engines.problems import Problem
@@ -257,7 +258,7 @@ class NotesStore:
         put("exact_trigrams", bloom)
         del haystack, bloom
         write_manifest(self.folder, {"format": FORMAT, "root": self.top, "generation": generation, "files": sizes,
-                                     "problems": problems})
+                                     "problems": problems, "source_files": len(files)})
         remove_other_generations(self.folder, set(sizes))
 
 
@@ -273,16 +274,28 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     except OSError:
         return load_corpus(root), None  # raises the one-line CorpusError
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
-    # The saved index is read while the folder is walked: the walk waits on a stat per file, which lets
-    # the interpreter go, and the read decodes in those waits (100,000 notes: ~0.5 s each, apart).
     reading = _Reading(store.folder, top)
-    reading.start()
-    seen: dict = {}
+    apart = WalkApart(top) if _source_files(store.folder) >= WALK_APART_FROM else None
     try:
-        paths, problems = find_note_files(top, seen)
+        if apart is not None:
+            # a large folder: walked by a child process (engines/notes/walk_apart.py) while this one
+            # reads the index back and makes every saved note, each where its file was
+            reading.read()
+            prebuilt = reading.saved.every_note(top) if reading.saved is not None else None
+            found = apart.found() or found_here(top)
+        else:
+            # The saved index is read while the folder is walked: the walk waits on a stat per file,
+            # which lets the interpreter go, and the read decodes in some of those waits.
+            prebuilt = None
+            reading.start()
+            try:
+                found = found_here(top)
+            finally:
+                reading.join()
     finally:
-        reading.join()
-    saved = reading.saved
+        if apart is not None:
+            apart.close()
+    saved, problems = reading.saved, found.problems
     if reading.stale is not None:
         store.notices.append(f"notes index {store.folder}: {reading.stale}: discarded, rebuilt from the notes")
         discard(store.folder)
@@ -293,22 +306,30 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     digests = saved.files.digests if saved is not None else []
     said_of = saved.files.problems if saved is not None else {}
     file_of = saved.file_of if saved is not None else {}
+    built, built_paths, built_starts = prebuilt or (None, None, None)
     same = 0  # files kept with the size and mtime the index holds for them: none changed if all are
-    for done, path in enumerate(paths):
+    # each file's stat as the index will keep it, by column (engines/notes/file_stats.py)
+    kept_sizes: list[int] = []
+    kept_digests: list[bytes | None] = []
+    kept_dated: list[bool] = []
+    kept_problems: dict[int, list] = {}
+    for done, (path, rel, st_size, st_mtime_ns, st_mtime, st_mode) in enumerate(found.rows()):
         if progress is not None and done % PROGRESS_EVERY == 0:
-            progress(done, len(paths), "reading notes")
-        rel, st = seen[path]
+            progress(done, len(found.paths), "reading notes")
         at = file_of.get(rel)
         if at is not None:
             size, mtime_ns, first, count, was_dated = numbers[at]
-            reused = st is not None and size >= 0 and size == st.st_size and mtime_ns == st.st_mtime_ns
-            digest = digests[at] if reused else _digest(path, st)
+            reused = size >= 0 and size == st_size and mtime_ns == st_mtime_ns
+            digest = digests[at] if reused else _digest(path, st_mode, st_size)
             if not reused and digest is not None and digest == digests[at] and not was_dated:
                 reused = True  # touched, not changed: the same bytes read the same
         else:
-            reused, digest = False, _digest(path, st)
+            reused, digest = False, _digest(path, st_mode, st_size)
         if reused:
-            file_notes = saved.notes_in(first, count, path)
+            if built_paths is not None and built_paths[at] == path:
+                file_notes = built[built_starts[at]:built_starts[at] + count]
+            else:
+                file_notes = saved.notes_in(first, count, path)
             said = said_of.get(at)
             file_problems = [Problem(*p) for p in said] if said else []
         else:
@@ -318,13 +339,17 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         notes += file_notes
         if file_problems:
             problems += file_problems
-        if st is not None:  # a file with no notes too (an empty note): kept, so it is not read again
-            stored = st.st_size if st.st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
-            dated = any(n.date == st.st_mtime for n in file_notes) if not reused else bool(was_dated)
-            store.files.add(path, stored, st.st_mtime_ns, digest,
-                            [[p.path, p.cause, p.skipped] for p in file_problems] if file_problems else (), dated)
-            if at is not None and stored == size and st.st_mtime_ns == mtime_ns:
-                same += 1
+        # a file with no notes too (an empty note): kept, so it is not read again
+        stored = st_size if st_mtime < now - RACY_SECONDS else -1  # a racy stat is not trusted
+        dated = any(n.date == st_mtime for n in file_notes) if not reused else bool(was_dated)
+        kept_sizes.append(stored)
+        kept_digests.append(digest)
+        kept_dated.append(dated)
+        if file_problems:
+            kept_problems[done] = [[p.path, p.cause, p.skipped] for p in file_problems]
+        if at is not None and stored == size and st_mtime_ns == mtime_ns:
+            same += 1
+    store.files = FileStats.of(found.paths, kept_sizes, found.mtimes_ns, kept_digests, kept_problems, kept_dated)
     problems.sort(key=lambda p: natural_key(p.path))
     if saved is not None:
         store._rows, store._matrix, store._matrix_keys = saved.rows, saved.matrix, saved.keys
@@ -336,6 +361,16 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         if saved.exact is None or saved.exact[3] is None:
             store.changed = True  # written before the tier's parts were kept: written again once, with them
     return CorpusLoad(notes, problems), store
+
+
+def _source_files(folder: Path) -> int:
+    """How many source files the saved index in ``folder`` holds, as its manifest says (0: none, or
+    it does not say: the open walks here, and the read names any fault)."""
+    try:
+        count = json.loads((folder / MANIFEST).read_bytes()).get("source_files")
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return count if isinstance(count, int) else 0
 
 
 class _Reading(threading.Thread):
@@ -363,6 +398,12 @@ class _Reading(threading.Thread):
 
     def join(self, timeout: float | None = None) -> None:
         super().join(timeout)
+        if self.error is not None:
+            raise self.error
+
+    def read(self) -> None:
+        """The same read on the calling thread."""
+        self.run()
         if self.error is not None:
             raise self.error
 
@@ -419,6 +460,18 @@ class _Saved:
     def read(cls, folder: Path, top: str) -> "_Saved | None":
         manifest = read_manifest(folder, FORMAT, top)
         return None if manifest is None else cls(folder, manifest)
+
+    def every_note(self, top: str) -> tuple[list[Note], list[str], list[int]]:
+        """Every saved note, each as if its file were where it was saved; with each file's path and
+        where its notes start in that list (files read again or moved take theirs from notes_in)."""
+        cut = top if top.endswith(os.sep) else top + os.sep
+        paths = [cut + rel for rel in self.files.rels]  # as the walk names it (a non-ASCII name may not match)
+        notes: list[Note] = []
+        starts: list[int] = []
+        for path, (_, _, first, count, _) in zip(paths, self.files.numbers):
+            starts.append(len(notes))
+            notes += self.notes_in(first, count, path)
+        return notes, paths, starts
 
     def notes_in(self, first: int, count: int, path: str) -> list[Note]:
         """The notes of one file, saved as ``count`` notes from ``first``."""
@@ -479,17 +532,17 @@ def _empty_matrix(words: int) -> dict[str, np.ndarray]:
     return {"data": np.zeros(0, np.float32), "indices": np.zeros(0, np.int32), "indptr": np.zeros(words + 1, np.int64)}
 
 
-def _digest(path: str, st: os.stat_result | None) -> str | None:
+def _digest(path: str, mode: int, size: int) -> bytes | None:
     """The file's blake2b; None for what load_file will not read (a FIFO would block an open, a file
     over the size cap is skipped), opened as load_file opens it: never blocking."""
-    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+    if not stat.S_ISREG(mode) or size > MAX_FILE_BYTES:
         return None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 return None
-            return hashlib.file_digest(fh, "blake2b").hexdigest()[:32]
+            return hashlib.file_digest(fh, "blake2b").digest()[:DIGEST_BYTES]
     except OSError:
         return None
 

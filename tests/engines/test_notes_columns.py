@@ -37,7 +37,7 @@ def test_notes_come_back_field_for_field():
 
 
 def test_files_come_back_with_their_problems():
-    files = [["a.md", 10, 123, "d1", 0, 1, [], False], ["o.jsonl", 20, 456, None, 1, 2, [["o.jsonl", "line 2: not JSON", False]], True]]
+    files = [["a.md", 10, 123, bytes(range(16)), 0, 1, [], False], ["o.jsonl", 20, 456, None, 1, 2, [["o.jsonl", "line 2: not JSON", False]], True]]
     strings, numbers, problems = FileColumns.of(files)
     columns = FileColumns.read(round_trip_strings(strings), numbers, problems, notes=3)
     back = [[rel, size, mtime_ns, digest, first, count, columns.problems.get(i, []), bool(dated)]
