@@ -246,8 +246,10 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
     found = bench_of(engine)
     if found is None:
         raise UsageError(f"bench: no benchmark for {engine} (benchmarks: {', '.join(benched()) or 'none'})")
-    corpus = Path(args.corpus) if args.corpus else None
-    return found.run(corpus, args.json, args.quick, _console("olai-tui"))
+    corpus = args.corpus
+    if corpus and not corpus.lower().startswith(registry.spec(engine).corpus_urls or ("\0",)):
+        corpus = Path(corpus)  # a URL stays a string: a Path would fold sqlite:///x to sqlite:/x
+    return found.run(corpus or None, args.json, args.quick, _console("olai-tui"))
 
 
 def _corpus(path: str | None, engine: str) -> Path | str | None:

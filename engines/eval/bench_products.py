@@ -14,14 +14,16 @@ if TYPE_CHECKING:
     from engines.contract import Console
 
 
-def bench_products(corpus: Path | None, as_json: bool, quick: bool, console: Console) -> int:
+def bench_products(corpus: Path | str | None, as_json: bool, quick: bool, console: Console) -> int:
     from engines.eval.products_bench import default_queries, icecat_queries, measure
     from engines.locations import demo_corpus as default_corpus, shared_data
 
     icecat = shared_data() / "products" / "icecat"
 
-    runs: list[tuple[Path, list[str]]] = []
-    if corpus is not None:
+    runs: list[tuple[Path | str, list[str]]] = []
+    if isinstance(corpus, str):  # a catalogue kept in a database (its URL): the food requests ask it
+        runs.append((corpus, default_queries()))
+    elif corpus is not None:
         if not corpus.exists():
             raise BadInput(f"{shown(str(corpus))}: no such file or directory")
         folder = corpus if corpus.is_dir() else corpus.parent
@@ -38,7 +40,7 @@ def print_products_report(report: dict, out: Callable[[str], None]) -> None:
     out("| catalogue | products | load s | index ms | memory MB | recall p50 ms | recall p90 ms | rules judge p50 ms | queries |")
     out("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in report["runs"]:
-        out(f"| {Path(r['corpus']).name} | {r['products']:,} | {r['load_s']} | {r['index_build_ms']} | "
+        out(f"| {r['name']} | {r['products']:,} | {r['load_s']} | {r['index_build_ms']} | "
             f"{r['memory_peak_mb']} | {r.get('recall_p50_ms', '-')} | {r.get('recall_p90_ms', '-')} | "
             f"{r.get('rules_judge_p50_ms', '-')} | {r['queries']} |")
         if r.get("note"):

@@ -17,6 +17,8 @@ from typing import Callable
 
 from engines.eval.food import load_food_requests
 from engines.eval.metrics import percentile
+from engines.locations import shown_url
+from engines.products.database import is_database_url
 from engines.products.engine import JUDGE_POOL, ProductsEngine
 
 REPEATS = 3  # each request timed three times, every timing kept: p50/p90 over all of them
@@ -30,7 +32,8 @@ def icecat_queries(folder: Path) -> list[str]:
         return list(dict.fromkeys(row["query"] for row in csv.DictReader(handle) if row.get("query")))
 
 
-def measure(corpus: Path, queries: list[str], progress: Callable[[str], None] | None = None) -> dict:
+def measure(corpus: Path | str, queries: list[str], progress: Callable[[str], None] | None = None) -> dict:
+    """``corpus``: a catalogue's file or folder, or a database URL (named without its password)."""
     say = progress or (lambda text: None)
     gc.collect()
     tracemalloc.start()
@@ -39,11 +42,13 @@ def measure(corpus: Path, queries: list[str], progress: Callable[[str], None] | 
     load_s = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    say(f"{corpus.name}: {len(engine.products):,} products loaded in {load_s:.1f} s; vectors")
+    name = shown_url(corpus) if is_database_url(corpus) else Path(corpus).name
+    say(f"{name}: {len(engine.products):,} products loaded in {load_s:.1f} s; vectors")
     started = time.perf_counter()
     state = engine.build_index()
     vectors_s = time.perf_counter() - started
-    out = {"corpus": str(corpus), "products": len(engine.products), "skipped_lines": len(engine.problems),
+    out = {"corpus": shown_url(corpus) if is_database_url(corpus) else str(corpus), "name": name,
+           "products": len(engine.products), "skipped_lines": len(engine.problems),
            "load_s": round(load_s, 2), "index_build_ms": engine.build_ms, "memory_peak_mb": round(peak / 2**20, 1),
            "vectors": state.state, "vectors_build_s": round(vectors_s, 2),
            "vectors_embedded_now": len(engine.vectors.embedded_texts), "queries": len(queries)}

@@ -141,3 +141,13 @@ def test_the_registry_offers_the_cli_every_database_url_the_catalogue_reads():
     from engines.products.database import SCHEMES
 
     assert registry.spec("products").corpus_urls == SCHEMES
+
+
+def test_the_products_bench_opens_a_database_catalogue_by_its_url(tmp_path, capsys, monkeypatch):
+    db = sqlite_catalogue(tmp_path / "tuotteet.db", {"tuotteet": ROWS})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["bench", "products", "--corpus", f"sqlite:///{db}", "--quick", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["corpus"] == f"sqlite:///{db}" and run["products"] == len(ROWS), "the URL was read as a path"
+    assert main(["bench", "products", "--corpus", f"sqlite:///{tmp_path / 'missing.db'}", "--quick"]) == 2
+    assert "no such database file" in capsys.readouterr().err
