@@ -9,6 +9,7 @@ notes index's own: a note's passages and whole-note vector, and this notebook's 
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Sequence
 
 import numpy as np
@@ -109,6 +110,10 @@ class SemanticIndex(BackgroundIndex):
         self._probe_floors = ProbeFloors(embedder, cache_dir)
         self._floor: tuple[int, NotebookFloor] | None = None  # (matrix version, this notebook's floors)
         self._floor_rows = 0  # the passages the floor was measured on
+        # One floor measured at a time: when a build completes, its thread (_completed) and the first
+        # search both asked for the new version's floor, and each sorted the vault's keys (0.2 s) and
+        # read or measured it; the second now waits for the first's and takes it.
+        self._measuring = threading.Lock()
         # How many notes have every vector, kept as batches land: counting them again (every key of
         # every note looked up) held the interpreter ~80 ms at 100,000 notes, and progress and the
         # workbench's footer asked several times a second while the index built.
@@ -213,6 +218,10 @@ class SemanticIndex(BackgroundIndex):
     def floor(self) -> NotebookFloor:
         """This notebook's floors (engines/notes/floor.py), measured on the passages embedded so far;
         kept per index version and, once the index is complete, cached on disk with it."""
+        with self._measuring:
+            return self._floor_of_now()
+
+    def _floor_of_now(self) -> NotebookFloor:
         with self._lock:
             self._refresh_matrix()
             version, passages = self._matrix_version, self._passages.view()

@@ -336,3 +336,34 @@ def test_the_record_of_embedded_texts_keeps_the_first_ones_and_counts_them_all(t
     engine.close()
     index.embedded_texts.clear()
     assert index.embedded_texts.count == 0 and index.embedded_texts == []
+
+
+def test_a_floor_asked_for_by_two_threads_at_once_is_measured_once(tmp_path, monkeypatch):
+    # When a build completes, its thread measures the new floor and the first search asks for it too.
+    from engines.notes.corpus import Note
+    from engines.notes.floor import ProbeFloors
+    from engines.notes.semantic import SemanticIndex
+
+    notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"body of note {i}", where=f"n{i}.md", path=f"/v/n{i}.md")
+             for i in range(40)]
+    index = SemanticIndex(HashEmbedder(), scope="floor-once", cache_dir=str(tmp_path))
+    index.set_notes(notes)
+    assert index.build().state == "ready"
+    index._floor = None  # as it is the moment a build completes
+    measured: list[int] = []
+    real = ProbeFloors.measure
+
+    def slow_measure(self, *args, **kwargs):
+        measured.append(1)
+        time.sleep(0.3)  # long enough for the second thread to ask meanwhile
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProbeFloors, "measure", slow_measure)
+    floors = []
+    threads = [threading.Thread(target=lambda: floors.append(index.floor())) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(floors) == 2 and floors[0] == floors[1]
+    assert measured == [1], "the second thread measured the same floor again"
