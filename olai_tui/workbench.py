@@ -24,7 +24,8 @@ from olai_tui.ui.keys import KeyConfig, load_keys
 # within it (measured 2026-12-03, the engine's module imported as build_workbench imports it first: a
 # missing path 0.1-0.2 ms for each engine, a products folder with no catalogue 10-20 ms), and the
 # app's own first paint takes ~0.45 s of the 1 s startup target (docs/bench-workbench.md). 0.25 s
-# left the vault's startup at 1.04 s.
+# left the vault's startup at 1.04 s. It ends sooner once the open says it is under way: the notes
+# engine says so before it reads back a vault it has an index of.
 OPEN_WAIT_S = 0.15
 
 
@@ -62,9 +63,11 @@ class OpeningProgress:
         self._line = line
         self._lock = threading.Lock()
         self.now: tuple[int, int, str] | None = None
+        self.under_way = threading.Event()  # the engine said how far it is: its corpus is there and readable
 
     def __call__(self, done: int, of: int, what: str) -> None:
         self.now = (done, of, what)
+        self.under_way.set()
         with self._lock:  # never drawn once detached: the line is wiped right after
             if self._line is not None:
                 self._line(done, of, what)
@@ -126,7 +129,9 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
         if open_wait_s is None:
             first.load()
         else:
-            first.open_for(open_wait_s)  # yours, named on the command line: a bad one is said now, in one line
+            # yours, named on the command line: a bad one is said now, in one line; the wait ends as soon as
+            # the open says it is under way (a warm vault's read-back, at once) or ends
+            first.open_for(open_wait_s, until=opening.under_way)
     opening.detach()  # the terminal is the app's from here
     said = list(notices or [])
     for adapter in adapters:

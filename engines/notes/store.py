@@ -275,7 +275,10 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         return load_corpus(root), None  # raises the one-line CorpusError
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
     reading = _Reading(store.folder, top)
-    apart = WalkApart(top) if _source_files(store.folder) >= WALK_APART_FROM else None
+    saved_files = _source_files(store.folder)
+    if progress is not None and saved_files:
+        progress(0, saved_files, "reading notes")  # the folder is there and readable: the read is under way
+    apart = WalkApart(top) if saved_files >= WALK_APART_FROM else None
     try:
         if apart is not None:
             # a large folder: walked by a child process (engines/notes/walk_apart.py) while this one

@@ -54,21 +54,25 @@ class EngineAdapter:
     def load(self) -> None:
         self._engine.get()
 
-    def open_for(self, wait_s: float) -> None:
-        """Open the engine on a thread and wait for it at most ``wait_s``: a corpus that fails within it
-        raises here (a bad corpus of yours is said before the app starts); a longer open goes on while
-        the app draws, its pane answers once it is done, and ``opening()`` says how far it has come."""
+    def open_for(self, wait_s: float, until: threading.Event | None = None) -> None:
+        """Open the engine on a thread and wait for it at most ``wait_s``, or until ``until`` is set (the
+        open said it is under way): a corpus that fails within it raises here (a bad corpus of yours is
+        said before the app starts); a longer open goes on while the app draws, its pane answers once
+        it is done, and ``opening()`` says how far it has come."""
         failed: list[BaseException] = []
+        settled = until or threading.Event()
 
         def run() -> None:
             try:
                 self._engine.get()
             except BaseException as exc:  # noqa: BLE001 - said by the caller, or by the pane (which tries again)
                 failed.append(exc)
+            finally:
+                settled.set()
 
         thread = threading.Thread(target=run, name=f"open-{self.name}", daemon=True)
         thread.start()
-        thread.join(wait_s)
+        settled.wait(wait_s)
         if failed:
             raise failed[0]
 

@@ -94,3 +94,33 @@ def test_the_open_s_progress_reaches_the_terminal_until_the_app_starts_and_the_f
     report = adapter.live_reports(adapter.tiers)[adapter.tiers[0]]
     assert (report.status, report.done, report.of, report.reason) == ("indexing", 2000, 100_000, "reading notes")
     assert set(adapter.live_reports(adapter.tiers)) == {adapter.tiers[0]}, "only the first tier carries the open"
+
+
+def test_a_warm_vault_lets_the_app_start_once_its_open_says_it_is_under_way(tmp_path, monkeypatch):
+    import time
+
+    import engines.notes.store as store_module
+    from engines import registry
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    vault = tmp_path / "vault"
+    for i in range(5):
+        (vault / "garden").mkdir(parents=True, exist_ok=True)
+        (vault / "garden" / f"n{i}.md").write_text(f"# Note {i}\n\nbeans and slugs {i}\n", encoding="utf-8")
+    first = registry.open_engine("notes", vault)
+    first._words.ranked("warm")  # its index saved: the next open is warm
+    first._words.store.wait_saved()
+    first.close()
+    release = threading.Event()
+    real_run = store_module._Reading.run
+    monkeypatch.setattr(store_module._Reading, "run", lambda self: release.wait(30) and real_run(self))
+    started = time.monotonic()
+    try:
+        app = build_workbench({"notes": vault}, "notes", app_class=SnapshotWorkbench, watch=False, open_wait_s=20)
+        assert time.monotonic() - started < 10, "the app waited for the whole open, not for it to be under way"
+        assert not app.adapters[0].made
+        release.set()
+        assert app.adapters[0].engine.items() == 5
+    finally:
+        release.set()
+    app.shutdown()
