@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Sequence
+from typing import Callable, Sequence
 
 from textual import on
 from textual.app import App
@@ -57,6 +57,7 @@ class WorkbenchApp(App):
         self.keys = keys if keys is not None else KeyConfig()
         self.notices = list(notices)
         self.freeze_after_paint = freeze_after_paint
+        self.after_first_paint: list[Callable[[], None]] = []  # the workbench's: an open held until then
 
     def compose(self):
         initial = f"tab-{self.start_pane}" if self.start_pane else ""
@@ -78,6 +79,8 @@ class WorkbenchApp(App):
             self.active_pane.focus_search()
         if self.freeze_after_paint:
             self.call_after_refresh(_freeze_startup_objects)
+        for then in self.after_first_paint:
+            self.call_after_refresh(then)
 
     def opened(self) -> None:
         """A pane's engine finished opening while the app ran: its corpus lives as long as the app too."""

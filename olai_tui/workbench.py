@@ -57,20 +57,33 @@ class Watchers:
 
 class OpeningProgress:
     """How the first pane's open moves (``WaitProgress``): drawn on the terminal's wait line until the
-    app takes the terminal (``detach``), and kept for the pane's footer all along."""
+    app takes the terminal (``detach``), and kept for the pane's footer all along.
+
+    The open's first report (it is under way: the app need not wait for it) also holds the open until
+    the app has drawn (``drawn``), at most HOLD_S: what an open does next is Python that would share
+    the interpreter with the app's first paint. The notes engine reports just before it reads a
+    vault's index back (1.1 s of Python at 100,000 notes; its walk goes on in another process): the
+    first paint took 830-1,086 ms beside that read and 392-435 ms with it held, and the open ended
+    no later (2.7-3.4 s against 3.0-3.3; alternated four times, 2026-12-03 14:08)."""
+
+    HOLD_S = 2.0  # an app that never draws (a test's, one that failed) holds an open no longer
 
     def __init__(self, line: WaitProgress | None) -> None:
         self._line = line
         self._lock = threading.Lock()
         self.now: tuple[int, int, str] | None = None
         self.under_way = threading.Event()  # the engine said how far it is: its corpus is there and readable
+        self.drawn = threading.Event()  # the app's first paint is done
 
     def __call__(self, done: int, of: int, what: str) -> None:
         self.now = (done, of, what)
+        first = not self.under_way.is_set()
         self.under_way.set()
         with self._lock:  # never drawn once detached: the line is wiped right after
             if self._line is not None:
                 self._line(done, of, what)
+        if first:
+            self.drawn.wait(self.HOLD_S)
 
     def detach(self) -> None:
         with self._lock:
@@ -139,6 +152,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
     app = (app_class or WorkbenchApp)(adapters, keys if keys is not None else load_keys(), said,
                                       start_pane=pane, **app_options)
     app.watchers = watchers
+    app.after_first_paint.append(opening.drawn.set)
     return app
 
 

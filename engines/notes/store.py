@@ -276,10 +276,12 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
     reading = _Reading(store.folder, top)
     saved_files = _source_files(store.folder)
-    if progress is not None and saved_files:
-        progress(0, saved_files, "reading notes")  # the folder is there and readable: the read is under way
     apart = WalkApart(top) if saved_files >= WALK_APART_FROM else None
     try:
+        if progress is not None and saved_files:
+            # the folder is there and readable, the read under way (the walk too, where it is apart);
+            # the workbench may hold the read here until its first paint (olai_tui/workbench.py)
+            progress(0, saved_files, "reading notes")
         if apart is not None:
             # a large folder: walked by a child process (engines/notes/walk_apart.py) while this one
             # reads the index back and makes every saved note, each where its file was

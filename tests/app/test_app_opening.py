@@ -124,3 +124,44 @@ def test_a_warm_vault_lets_the_app_start_once_its_open_says_it_is_under_way(tmp_
     finally:
         release.set()
     app.shutdown()
+
+
+def test_the_open_s_first_report_holds_it_until_the_app_has_drawn_and_no_later_report_does():
+    progress = OpeningProgress(None)
+    reported: list[int] = []
+
+    def open_() -> None:
+        for done in (0, 1000, 2000):
+            progress(done, 100_000, "reading notes")
+            reported.append(done)
+
+    opener = threading.Thread(target=open_)
+    opener.start()
+    assert progress.under_way.wait(10), "the app was not told the open is under way"
+    opener.join(0.3)
+    assert opener.is_alive() and reported == [], "the open went on before the app drew"
+    progress.drawn.set()  # the app's first paint
+    opener.join(10)
+    assert reported == [0, 1000, 2000]
+
+
+async def test_the_workbench_lets_its_first_open_go_on_once_it_has_drawn(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    vault = tmp_path / "vault"
+    (vault / "garden").mkdir(parents=True)
+    (vault / "garden" / "slugs.md").write_text("# Slugs\n\ncopper tape keeps slugs off the seedlings\n", encoding="utf-8")
+    from engines import registry
+
+    first = registry.open_engine("notes", vault)  # an index saved: the next open reports before it reads
+    first._words.ranked("warm")
+    first._words.store.wait_saved()
+    first.close()
+    monkeypatch.setattr(OpeningProgress, "HOLD_S", 60.0)  # only the app's paint lets it go on
+    app = build_workbench({"notes": vault}, "notes", app_class=SnapshotWorkbench, watch=False, open_wait_s=10)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: app.adapters[0].made, timeout=30)
+            app.active_pane.input.value = "slugs"
+            await wait_until(pilot, lambda: bool(app.active_pane.table.hits), timeout=30)
+    finally:
+        app.shutdown()
