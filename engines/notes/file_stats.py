@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from engines.notes.columns import DIGEST_BYTES
 
@@ -26,7 +26,7 @@ class FileStat:
 
 
 class FileStats:
-    """path -> FileStat, in the order added, as columns."""
+    """path -> FileStat, in the walk's order, as columns."""
 
     def __init__(self) -> None:
         self.paths: list[str] = []
@@ -53,16 +53,6 @@ class FileStats:
             raise ValueError("file stats of unequal lengths")
         return stats
 
-    def add(self, path: str, size: int, mtime_ns: int, digest: bytes | None, problems: Sequence,
-            dated_by_mtime: bool) -> None:
-        self.paths.append(path)
-        self._sizes.append(size)
-        self._mtimes.append(mtime_ns)
-        self._digests += digest or _NO_DIGEST
-        self._flags.append((1 if digest else 0) | (2 if dated_by_mtime else 0))
-        if problems:
-            self._problems[len(self.paths) - 1] = problems
-
     def rows(self) -> dict[str, int]:
         """path -> its row (made when asked: a save, the watcher; not held)."""
         return {path: i for i, path in enumerate(self.paths)}
@@ -71,13 +61,6 @@ class FileStats:
         flags = self._flags[i]
         digest = bytes(self._digests[i * DIGEST_BYTES:(i + 1) * DIGEST_BYTES]) if flags & 1 else None
         return FileStat(self._sizes[i], self._mtimes[i], digest, self._problems.get(i, ()), bool(flags & 2))
-
-    def get(self, path: str) -> FileStat | None:
-        i = self.rows().get(path)
-        return None if i is None else self.row(i)
-
-    def items(self) -> Iterator[tuple[str, FileStat]]:
-        return ((path, self.row(i)) for i, path in enumerate(self.paths))
 
     def distrust(self, paths: Iterable[str]) -> None:
         """These files are read again at the next open, whatever their stat then."""
