@@ -117,7 +117,11 @@ class SemanticIndex(BackgroundIndex):
         # How many notes have every vector, kept as batches land: counting them again (every key of
         # every note looked up) held the interpreter ~80 ms at 100,000 notes, and progress and the
         # workbench's footer asked several times a second while the index built.
-        self._owners: dict[bytes, list[int]] = {}  # a key not in the cache -> the notes waiting on it
+        # A key not in the cache -> the note waiting on it, or a tuple of the notes when several do. A
+        # list a key was 323,648 lists on the cold vault, and every full collection of Python's
+        # collector walked them all: the interface stalled 130-480 ms each time (bench_app with
+        # gc.callbacks, 2026-12-03 14:35). Ints and tuples of ints the collector stops tracking.
+        self._owners: dict[bytes, int | tuple[int, ...]] = {}
         self._waiting: list[int] = []  # per note, its keys not in the cache
         self._done = 0
         self._counted_with: object = None  # (cache, its generation) the count was made against (None: not counted)
@@ -285,12 +289,13 @@ class SemanticIndex(BackgroundIndex):
         missing = np.flatnonzero(~held)
         owner = np.searchsorted(bounds, missing, side="right") - 1  # the note each missing key is of
         waiting = np.bincount(owner, minlength=len(note_keys)).tolist()
-        owners: dict[bytes, list[int]] = {}
+        owners: dict[bytes, int | tuple[int, ...]] = {}
         texts = self._texts
         lacking = set()
         for at, i in zip(missing.tolist(), owner.tolist()):
             key = joined[at * DIGEST:(at + 1) * DIGEST]
-            owners.setdefault(key, []).append(i)
+            was = owners.get(key)
+            owners[key] = i if was is None else (was, i) if was.__class__ is int else (*was, i)
             if key not in texts:
                 lacking.add(i)
         # the notes came before the cache opened, or their vectors were lost from it since: their texts
@@ -310,7 +315,8 @@ class SemanticIndex(BackgroundIndex):
             return  # counted against no cache yet: the next count starts afresh
         waiting = self._waiting
         for k in keys:
-            for i in self._owners.pop(k, ()):
+            owned = self._owners.pop(k, ())
+            for i in (owned,) if owned.__class__ is int else owned:
                 waiting[i] -= 1
                 if waiting[i] == 0:
                     self._done += 1

@@ -367,3 +367,25 @@ def test_a_floor_asked_for_by_two_threads_at_once_is_measured_once(tmp_path, mon
         thread.join(timeout=30)
     assert len(floors) == 2 and floors[0] == floors[1]
     assert measured == [1], "the second thread measured the same floor again"
+
+
+def test_the_notes_waiting_on_each_key_are_kept_without_a_container_a_key(tmp_path):
+    # A list a key was 323,648 lists on the cold 100,000-note vault: every full collection of Python's
+    # collector walked them, and the interface stalled while it did.
+    import gc
+
+    from engines.notes.corpus import Note
+    from engines.notes.semantic import SemanticIndex
+
+    notes = [Note(id=f"n{i}.md", title=f"Note {i}", body=f"body of note {i}", where=f"n{i}.md", path=f"/v/n{i}.md")
+             for i in range(3000)]
+    notes.append(notes[7])  # the same note twice: its keys are waited on by both
+    index = SemanticIndex(HashEmbedder(), scope="owners", cache_dir=str(tmp_path))
+    index.open_cache()
+    index.set_notes(notes)
+    gc.collect()
+    before = len(gc.get_objects())
+    assert index.state().done == 0  # counted: every key waited on
+    gc.collect()
+    assert len(gc.get_objects()) - before < 1000, "a container a waiting key"
+    assert index.build().state == "ready" and index.state().done == len(notes)
