@@ -246,17 +246,24 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
     found = bench_of(engine)
     if found is None:
         raise UsageError(f"bench: no benchmark for {engine} (benchmarks: {', '.join(benched()) or 'none'})")
-    corpus = args.corpus
-    if corpus and not corpus.lower().startswith(registry.spec(engine).corpus_urls or ("\0",)):
-        corpus = Path(corpus)  # a URL stays a string: a Path would fold sqlite:///x to sqlite:/x
-    return found.run(corpus or None, args.json, args.quick, _console("olai-tui"))
+    corpus = args.corpus or None  # a bench names a corpus that is not there itself
+    if corpus is not None and not _is_url(corpus, engine):
+        corpus = Path(corpus)
+    return found.run(corpus, args.json, args.quick, _console("olai-tui"))
+
+
+def _is_url(path: str, engine: str) -> bool:
+    """A corpus the engine reads from a URL (products: a catalogue kept in a database), kept a string:
+    a Path would fold sqlite:///x to sqlite:/x."""
+    urls = registry.spec(engine).corpus_urls
+    return bool(urls) and path.lower().startswith(urls)
 
 
 def _corpus(path: str | None, engine: str) -> Path | str | None:
     if path is None:
         return None  # the engine's own default (its demo corpus)
-    if registry.spec(engine).corpus_urls and path.lower().startswith(registry.spec(engine).corpus_urls):
-        return path  # a corpus the engine reads from a URL (products: a catalogue kept in a database)
+    if _is_url(path, engine):
+        return path
     corpus = Path(path)
     if not corpus.exists():
         raise UsageError(f"{shown(path)}: no such file or directory")
