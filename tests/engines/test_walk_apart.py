@@ -13,14 +13,7 @@ import engines.notes.walk_apart as walk_apart
 from engines.notes.corpus import load_corpus
 from engines.notes.engine import NotesEngine
 from engines.notes.walk_apart import WalkApart, found_here
-
-LONG_AGO = 1_600_000_000
-
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    os.utime(path, (LONG_AGO, LONG_AGO))
+from tests.engines.test_notes_store import write  # a note written with a stat older than the racy window
 
 
 @pytest.fixture()
