@@ -10,7 +10,9 @@ event loop. A batch is shown only if its query is still the current one: a stale
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -39,6 +41,11 @@ DEBOUNCE_S = 0.08
 LATER_TIERS_AFTER_S = 0.25
 LIMIT = 30  # rows per answer: a screenful and a half at 24 lines (the engine's own default is 10)
 LIVE_POLL_S = 0.5  # index progress in the footer: moves visibly without costing a core
+# Where a pane's first batch (the evidence tiers) is computed. A pane waits for its previous query's
+# first batch before it starts the next: a stale one cannot be stopped once it runs, and several at once
+# shared the interpreter with the interface's thread. Typing into the 100,000-note vault, a sampler of
+# the event loop's stalls found up to six stale exact searches running at once in to_thread's threads.
+_EVIDENCE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="olai-evidence")
 
 
 @dataclass
@@ -96,6 +103,7 @@ class SearchPane(Widget):
         self._previewed: tuple[str, str] | None = None
         self._summary = None  # what the summary line shows now (show_summary updates it only on a change)
         self._activated = False
+        self._evidence: Future | None = None  # this pane's first batch being computed, stale or not
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self):
@@ -202,15 +210,18 @@ class SearchPane(Widget):
         timing = self.timing = SearchTiming(query, fired_at=time.perf_counter())
         tiers = self.active_tiers()
         answer = Answer(engine=self.adapter.name, query=query)
-        stream = None
+        stream: Iterator[Batch] = iter(())
         first = True
         while True:
             if not first and debounce:
                 await asyncio.sleep(max(0.0, LATER_TIERS_AFTER_S - (time.perf_counter() - changed_at)))
             try:
-                if stream is None:
-                    stream = await asyncio.to_thread(self.adapter.search, query, LIMIT, tiers)
-                batch = await asyncio.to_thread(_next_batch, stream)
+                if first:
+                    if not await self._after_previous_evidence(generation):
+                        return  # the query changed while the previous one's first batch was computed
+                    stream, batch = await self._on_evidence_thread(_first_batch, self.adapter, query, tiers)
+                else:
+                    batch = await asyncio.to_thread(_next_batch, stream)
             except Exception as exc:  # noqa: BLE001 - an engine bug is a failed tier, never a traceback
                 batch = Batch([], [TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}")
                                    for t in self.adapter.tiers if answer.tier(t) is None])
@@ -238,6 +249,17 @@ class SearchPane(Widget):
         self.show_summary()
         self.show_preview()
         self.render_footer()
+
+    async def _after_previous_evidence(self, generation: int) -> bool:
+        """Wait until no first batch of this pane is being computed; False if the query changed meanwhile."""
+        previous = self._evidence
+        if previous is not None and not previous.done():
+            await asyncio.wait([asyncio.wrap_future(previous)])  # waits; never cancels it nor raises its error
+        return generation == self.generation
+
+    async def _on_evidence_thread(self, fn, *args):
+        self._evidence = _EVIDENCE.submit(contextvars.copy_context().run, fn, *args)
+        return await asyncio.wrap_future(self._evidence)
 
     def _explained(self, batch: Batch) -> Batch:
         """A tier the person switched off here says how to switch it back on here, not on the CLI."""
@@ -395,6 +417,11 @@ def _adapter_notices(adapter: EngineAdapter) -> list[str]:
 
 def _next_batch(stream: Iterator[Batch]) -> Batch | None:
     return next(stream, None)
+
+
+def _first_batch(adapter: EngineAdapter, query: str, tiers) -> tuple[Iterator[Batch], Batch | None]:
+    stream = adapter.search(query, LIMIT, tiers)
+    return stream, next(stream, None)
 
 
 def _mark_painted(timing: SearchTiming) -> None:

@@ -107,6 +107,46 @@ async def test_a_stale_answer_never_lands(engine):
         assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "jam")
 
 
+class CountingAdapter(HeldAdapter):
+    """HeldAdapter, counting the queries searched and the most first batches computed at once."""
+
+    def __init__(self, engine, held_query: str) -> None:
+        super().__init__(engine, held_query)
+        self.asked: list[str] = []
+        self.running = self.most_at_once = 0
+        self._count = threading.Lock()
+
+    def search(self, query, limit, tiers):
+        with self._count:
+            self.asked.append(query)
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            return super().search(query, limit, tiers)
+        finally:
+            with self._count:
+                self.running -= 1
+
+
+async def test_a_query_waits_for_the_stale_first_batch_and_one_typed_over_is_never_searched(engine):
+    adapter = CountingAdapter(engine, "seedlings")
+    app = SnapshotWorkbench([adapter])
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.active_pane
+        pane.input.value = "seedlings"
+        await wait_until(pilot, adapter.started.is_set)
+        pane.input.value = "jam"  # while the seedlings batch still runs: waits for it
+        await pilot.pause(0.3)
+        assert adapter.asked == ["seedlings"]
+        pane.input.value = "knives"  # typed over jam before jam could start
+        await pilot.pause(0.3)
+        adapter.release.set()
+        await wait_until(pilot, lambda: pane.answer is not None and pane.answer.query == "knives")
+        await settle(pilot)
+        assert adapter.asked == ["seedlings", "knives"] and adapter.most_at_once == 1
+        assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "knives")
+
+
 async def test_a_partial_answer_is_asked_again_when_the_index_is_ready(tmp_path):
     held = HeldEmbedder(shared_embedder(), batches=1)
     engine = notes_engine(tmp_path / "cache", embedder=held)
