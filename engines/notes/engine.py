@@ -212,10 +212,11 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
 
     def read(self, item_id: str) -> Passage:
         with self._lock:
-            notes = self._notes
-        note = next((n for n in notes if n.id == item_id), None)
-        if note is None:
+            notes, ids = self._notes, self._ids
+        at = ids.get(item_id)  # the preview of a row, on the interface's thread: a walk of 100,000 notes took 5-10 ms
+        if at is None:
             raise KeyError(item_id)
+        note = notes[at]
         text, cut = bounded(note.title + "\n\n" + note.body)
         line = note.where.rpartition(":")[2]
         start = int(line) if line.isdigit() else 1
