@@ -213,7 +213,9 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
     def read(self, item_id: str) -> Passage:
         with self._lock:
             notes, ids = self._notes, self._ids
-        at = ids.get(item_id)  # the preview of a row, on the interface's thread: a walk of 100,000 notes took 5-10 ms
+        # A row's preview, on the interface's thread: the walk of the notes it replaces took 4.9 ms a read
+        # at the 100,000-note vault (more the further the note lies); the engine's id map 0.02 ms.
+        at = ids.get(item_id)
         if at is None:
             raise KeyError(item_id)
         note = notes[at]

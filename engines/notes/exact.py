@@ -11,7 +11,7 @@ jumps to the next note). The remaining words are checked only against the notes 
 
 A query whose words match thousands of notes (the first letters typed: "p" holds in 100,000 notes of
 the vault) is found and ranked by numpy over every place its words occur (``_Places``), not a note at
-a time in Python: "p" took 1,078 ms and held the interpreter throughout, beside the interface's thread;
+a time in Python: "p" took 923-1,078 ms and held the interpreter throughout, beside the interface's thread;
 the same order comes out either way (tests/engines/test_notes_exact_many.py).
 
 The haystack is UTF-8 bytes, not a str: one character outside Latin-1 in any note ("✓") makes
@@ -41,7 +41,7 @@ SEPARATOR = b"\x00"  # between notes in the haystack: never inside a query word
 # Matches, per word not yet scanned, from which the ranking is done by numpy over the words' places
 # rather than a note at a time. At the vault (69 MB of haystack, 2 cores, /tmp/prof/prefix2.py): a scan
 # takes 100-150 ms a word, mostly outside the interpreter's lock; a note at a time ~12 µs a note, all
-# of it holding the lock (the interface's thread waits). "p": 923 -> 100 ms; "e": 1,080 -> 245 ms.
+# of it holding the lock (the interface's thread waits). "p": 923 -> 92 ms; "e": 1,080 -> 200 ms.
 RANK_BY_PLACES_FROM = 8_000
 
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")

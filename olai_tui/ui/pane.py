@@ -254,7 +254,9 @@ class SearchPane(Widget):
         """Wait until no first batch of this pane is being computed; False if the query changed meanwhile."""
         previous = self._evidence
         if previous is not None and not previous.done():
-            await asyncio.wait([asyncio.wrap_future(previous)])  # waits; never cancels it nor raises its error
+            waiter = asyncio.wrap_future(previous)
+            waiter.add_done_callback(_seen)  # its error is its own query's, never logged as unretrieved here
+            await asyncio.wait([waiter])  # waits; never cancels it nor raises its error
         return generation == self.generation
 
     async def _on_evidence_thread(self, fn, *args):
@@ -417,6 +419,11 @@ def _adapter_notices(adapter: EngineAdapter) -> list[str]:
 
 def _next_batch(stream: Iterator[Batch]) -> Batch | None:
     return next(stream, None)
+
+
+def _seen(future: asyncio.Future) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _first_batch(adapter: EngineAdapter, query: str, tiers) -> tuple[Iterator[Batch], Batch | None]:

@@ -427,3 +427,30 @@ def test_the_footer_lays_the_screen_out_again_only_when_its_height_may_change():
             return layouts
 
     assert asyncio.run(run()) == [True, False, True, False, False, True, True]
+
+
+def test_a_failed_stale_first_batch_waited_on_is_never_logged_as_an_unretrieved_error():
+    import asyncio
+    import gc
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from olai_tui.ui.pane import SearchPane
+
+    logged = []
+
+    async def main():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: logged.append(context["message"]))
+        stale = Future()
+        stale.set_running_or_notify_cancel()
+        pane = SimpleNamespace(_evidence=stale, generation=2)
+        waiting = asyncio.ensure_future(SearchPane._after_previous_evidence(pane, 2))
+        await asyncio.sleep(0.01)
+        stale.set_exception(RuntimeError("the engine failed on the stale query"))
+        assert await waiting is True  # waited for it, and the query is still current
+        gc.collect()
+        await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    gc.collect()
+    assert logged == []
