@@ -86,6 +86,7 @@ class ResultsTable(DataTable):
         self._widths = (40, 24)
         self.marker_width = MARKER  # 2 while a weak guess (≈?) is on screen
         self._width = 0
+        self._shown: list[tuple] = []  # what each row on screen says (_said), in order
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -119,6 +120,14 @@ class ResultsTable(DataTable):
             self.move_cursor(row=min(row, len(self.hits) - 1), animate=False)
 
     def replace(self, hits: Sequence[Hit]) -> None:
+        if _wide_marker(hits) == self.marker_width and [self._said(h) for h in hits] == self._shown:
+            # The rows on screen already say this (typing on, the same notes in front): no new rows, so
+            # no render of every cell. At the 100,000-note vault that render was most of the stalls
+            # while the index built (docs/bench-workbench.md).
+            self.hits = list(hits)
+            if self.cursor_row != 0:
+                self.move_cursor(row=0, animate=False)  # a new answer starts at its first row
+            return
         self.hits = []
         self.clear()
         if self.marker_width != MARKER and not _wide_marker(hits):
@@ -142,9 +151,18 @@ class ResultsTable(DataTable):
             self._add_columns()
             self._add(self.hits)
 
+    def clear(self, columns: bool = False):
+        self._shown = []
+        return super().clear(columns=columns)
+
+    def _said(self, hit: Hit) -> tuple:
+        """Everything a hit's cells are made of at the table's widths (row_cells)."""
+        return self.view(hit), hit.marker, hit.extras.get("strength") == "weak", f"{hit.score:.3f}"
+
     def _add(self, hits: Sequence[Hit]) -> None:
         if not hits:
             return
+        self._shown.extend(self._said(hit) for hit in hits)
         title, where = self._widths
         self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width, self.label_width,
                                  self.marker_width)

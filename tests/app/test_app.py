@@ -454,3 +454,33 @@ def test_a_failed_stale_first_batch_waited_on_is_never_logged_as_an_unretrieved_
     asyncio.run(main())
     gc.collect()
     assert logged == []
+
+
+async def test_a_first_batch_saying_what_the_rows_already_say_leaves_them_drawn():
+    from engines.answer import Hit
+
+    class TableApp(App):
+        def compose(self):
+            yield ResultsTable(id="results")
+
+    def hits(*titles, score=3.0):
+        return [Hit(id=f"{t}.md", title=t, where=f"{t}.md", tier="exact", score=score) for t in titles]
+
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(ResultsTable)
+        added = []
+        original = table.add_rows
+        table.add_rows = lambda rows: added.append(len(rows)) or original(rows)
+        table.replace(hits("pulse", "modulators", "echoes"))
+        await pilot.pause()
+        table.move_cursor(row=2)
+        same = hits("pulse", "modulators", "echoes")  # the next key's answer: other objects, the same rows
+        table.replace(same)
+        await pilot.pause()
+        assert added == [3] and table.hits == same and table.cursor_row == 0
+        table.replace(hits("pulse", "modulators", "echoes", score=2.0))  # a score moved: drawn again
+        table.replace(hits("pulse", "echoes"))
+        await pilot.pause()
+        assert added == [3, 3, 2] and [h.id for h in table.hits] == ["pulse.md", "echoes.md"]
+        assert table.row_count == 2
