@@ -155,18 +155,18 @@ class ResultsTable(DataTable):
         self._shown = []
         return super().clear(columns=columns)
 
-    def _said(self, hit: Hit) -> tuple:
+    def _said(self, hit: Hit, view: RowView | None = None) -> tuple:
         """Everything a hit's cells are made of at the table's widths (row_cells)."""
-        return self.view(hit), hit.marker, hit.extras.get("strength") == "weak", f"{hit.score:.3f}"
+        return view or self.view(hit), hit.marker, hit.extras.get("strength") == "weak", f"{hit.score:.3f}"
 
     def _add(self, hits: Sequence[Hit]) -> None:
         if not hits:
             return
-        self._shown.extend(self._said(hit) for hit in hits)
+        views = [self.view(hit) for hit in hits]
+        self._shown.extend(self._said(hit, view) for hit, view in zip(hits, views))
         title, where = self._widths
-        self.add_rows([row_cells(hit, title, where, self.view(hit), self.tier_width, self.label_width,
-                                 self.marker_width)
-                       for hit in hits])
+        self.add_rows([row_cells(hit, title, where, view, self.tier_width, self.label_width, self.marker_width)
+                       for hit, view in zip(hits, views)])
 
     @property
     def current(self) -> Hit | None:
