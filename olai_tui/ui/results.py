@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from rich.cells import cell_len
-from rich.text import Text
+from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Span, Text
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -59,6 +62,51 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
     if label_width:
         cells.insert(4, cell(view.label, label_width, style=view.label_style))
     return cells if where_width else cells[:2] + cells[3:]
+
+
+def one_line_cell(console: Console, options: Callable[[], ConsoleOptions], cell: Text, width: int,
+                  padding: int, pre_style: Style, post_style: Style) -> list[Segment]:
+    """A one-line Text cell drawn as DataTable draws it (``Styled(Padding(cell, (0, padding)), ...)``
+    through two ``console.render_lines``), without the layers between: the same segments, a tenth of
+    the calls. ``options()`` gives the table's for a one-line row, already this wide less the padding.
+
+    DataTable renders every visible cell again after each change of rows; at the 100,000-note vault
+    that render was most of the interface's stalls while the meaning index built
+    (docs/bench-workbench.md). tests/app/test_results_render.py holds it to DataTable's own render."""
+    inner = width - 2 * padding
+    line = _fitted(console, cell, inner)
+    if line is None:  # wrapped, cut or justified by Rich's own rules
+        lines = Segment.split_and_crop_lines(cell.__rich_console__(console, options()), inner,
+                                             include_new_lines=False, pad=True, style=_NO_STYLE)
+        line = next(lines, None) or [Segment(" " * inner, _NO_STYLE)]
+    if padding:
+        pad = Segment(" " * padding, _NO_STYLE)
+        line = [pad, *line, pad]
+    return list(Segment.apply_style(line, style=pre_style, post_style=post_style))
+
+
+def _fitted(console: Console, cell: Text, inner: int) -> list[Segment] | None:
+    """The cell's segments padded to ``inner`` when Rich's wrap would leave its one line as it is
+    (it fits, no tab, justified by default or to the right); None otherwise."""
+    plain = cell.plain
+    used = cell_len(plain)
+    if used > inner or "\n" in plain or "\t" in plain:
+        return None
+    justify = cell.justify or "default"
+    if justify == "right" and plain.rstrip() == plain and used < inner:
+        cell = cell.copy()
+        cell.pad_left(inner - used)
+        used = inner
+    elif justify not in ("default", "right") or (justify == "right" and plain.rstrip() != plain):
+        return None
+    # As Text.__rich_console__ renders it: its base style made the first span (Text.join), so that a
+    # text without spans of its own still carries it (Text.render draws no base style without spans).
+    spans = [Span(0, len(cell), cell.style), *cell.spans] if cell.style else cell.spans
+    line = list(Text(cell.plain, spans=spans).render(console))
+    return line + [Segment(" " * (inner - used), _NO_STYLE)] if used < inner else line
+
+
+_NO_STYLE = Style.null()  # what Padding pads with: its style "none"
 
 
 def _wide_marker(hits: Sequence[Hit]) -> int:
@@ -154,6 +202,37 @@ class ResultsTable(DataTable):
     def clear(self, columns: bool = False):
         self._shown = []
         return super().clear(columns=columns)
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False):
+        """DataTable's own cell render, with its cache, except that a body cell of one-line Text is
+        drawn by one_line_cell. Headers, labels and anything else go to DataTable."""
+        if row_index < max(self.fixed_rows, 0) or column_index < max(self.fixed_columns, 0) \
+                or width <= 2 * self.cell_padding:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        key = (row_key, self._column_locations.get_key(column_index), base_style, cursor, hover,
+               self._show_hover_cursor, self._update_count, self._pseudo_class_state)
+        lines = self._cell_render_cache.get(key)
+        if lines is not None:
+            return lines
+        cells = self._get_row_renderables(row_index).cells
+        cell = cells[column_index] if column_index < len(cells) else None
+        if not isinstance(cell, Text) or row_key not in self.rows or self.rows[row_key].height != 1:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        component_style, post_style = self._get_styles_to_render_cell(
+            False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
+            self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
+        pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
+        inner = width - 2 * self.cell_padding
+        lines = [one_line_cell(self.app.console, lambda: self._one_line_options(inner), cell, width,
+                               self.cell_padding, pre_style, post_style)]
+        self._cell_render_cache[key] = lines
+        return lines
+
+    def _one_line_options(self, width: int) -> ConsoleOptions:
+        # What DataTable renders a one-line row's cell with, less the padding Padding would take off.
+        return self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
 
     def _said(self, hit: Hit, view: RowView | None = None) -> tuple:
         """Everything a hit's cells are made of at the table's widths (row_cells)."""

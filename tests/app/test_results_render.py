@@ -1,0 +1,90 @@
+"""The results table draws its one-line cells itself (results.one_line_cell): what it draws must be what
+DataTable draws, segment for segment, or the rows would look different from every other table."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given, settings, strategies as st
+from rich.console import Console
+from rich.padding import Padding
+from rich.style import Style
+from rich.text import Text
+from textual.app import App
+from textual.renderables.styled import Styled
+from textual.widgets import DataTable
+
+from engines.answer import Hit
+from olai_tui.ui.results import ResultsTable, one_line_cell
+
+CONSOLE = Console(width=120, color_system="truecolor", force_terminal=True)
+STYLES = ["", "dim", "bold magenta", "dim magenta", "reverse", "italic #ff8800", "underline on blue"]
+WORDS = ["electron", "density", "ä", "日本語", "x", " ", "  ", "…", "[bold]", "\t", "\n", "tail "]
+
+
+def datatable_draws(cell: Text, width: int, padding: int, pre: Style, post: Style):
+    """What DataTable._render_cell makes of a one-line cell: its own code's path, kept here as Rich calls."""
+    options = CONSOLE.options.update_dimensions(width, 1).update(no_wrap=True)
+    return CONSOLE.render_lines(Styled(Padding(cell, (0, padding)), pre_style=pre, post_style=post), options)
+
+
+def drawn_here(cell: Text, width: int, padding: int, pre: Style, post: Style):
+    options = lambda: CONSOLE.options.update_dimensions(width - 2 * padding, 1).update(no_wrap=True)  # noqa: E731
+    return [one_line_cell(CONSOLE, options, cell, width, padding, pre, post)]
+
+
+@st.composite
+def cells(draw) -> Text:
+    text = Text(style=draw(st.sampled_from(STYLES)), no_wrap=draw(st.booleans()), end="",
+                justify=draw(st.sampled_from([None, "default", "left", "right", "center", "full"])),
+                overflow=draw(st.sampled_from([None, "fold", "crop", "ellipsis"])))
+    for _ in range(draw(st.integers(0, 4))):
+        text.append(draw(st.sampled_from(WORDS)), style=draw(st.sampled_from(STYLES)))
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+@given(cell=cells(), width=st.integers(3, 40), padding=st.integers(0, 1),
+       pre=st.sampled_from([Style(), Style(bgcolor="#202020", meta={"row": 3, "column": 1}), Style(color="red")]),
+       post=st.sampled_from([Style(), Style(bgcolor="#0178d4", color="white"), Style(bold=True)]))
+def test_a_cell_is_drawn_as_datatable_draws_it(cell, width, padding, pre, post) -> None:
+    assert drawn_here(cell, width, padding, pre, post) == datatable_draws(cell, width, padding, pre, post)
+
+
+def test_the_rows_of_a_table_are_drawn_as_datatable_draws_them() -> None:
+    """Every cell the table puts on screen (markers, weak guesses, cut titles, paths, labels, scores),
+    with and without the cursor on it, against DataTable's own _render_cell on the same table."""
+    hits = [
+        Hit("a", "Seedlings under glass, a very long title that the column has to cut", "garden/seedlings.md",
+            "exact", 3.0),
+        Hit("b", "日本語のノート", "deep/" * 12 + "tail.md", "semantic", 0.4281, marker="≈"),
+        Hit("c", "weak guess", "x.md", "semantic", 0.11, marker="≈?", extras={"strength": "weak"}),
+        Hit("d", "", "", "words", 0.0),
+    ]
+
+    class Table(App):
+        def compose(self):
+            yield ResultsTable(tiers=["semantic"], labels=True)
+
+    async def run() -> None:
+        async with Table().run_test(size=(90, 20)) as pilot:
+            table = pilot.app.query_one(ResultsTable)
+            table.replace(hits)
+            await pilot.pause()
+            columns = list(table.ordered_columns)
+            assert len(table.hits) == len(hits) and len(columns) == 6
+            base = Style(bgcolor="#101010")
+            compared = 0
+            for row in range(len(hits)):
+                for column, spec in enumerate(columns):
+                    width = spec.get_render_width(table)
+                    for cursor, hover in [(False, False), (True, False), (False, True)]:
+                        table._cell_render_cache.clear()
+                        ours = table._render_cell(row, column, base, width, cursor, hover)
+                        table._cell_render_cache.clear()
+                        theirs = DataTable._render_cell(table, row, column, base, width, cursor, hover)
+                        assert ours == theirs, (row, spec.label, cursor, hover)
+                        compared += 1
+            assert compared == len(hits) * 6 * 3
+
+    asyncio.run(run())
