@@ -3,7 +3,8 @@
 A DataTable fed on the main thread with one ``add_rows`` call per batch, so a batch costs one hop
 and one refresh (STYLE.md: 2,000 rows pushed one ``call_from_thread`` per row took 6.7 s, in batches
 of 200 0.35 s). Every cell is a rich Text built from plain strings, because a plain ``str`` cell is
-parsed as markup and a note titled ``[bold]`` would be bold.
+parsed as markup and a note titled ``[bold]`` would be bold. Its one-line cells are drawn by
+one_line_cell, the segments DataTable would draw, for less.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
 def one_line_cell(console: Console, options: Callable[[], ConsoleOptions], cell: Text, width: int,
                   padding: int, pre_style: Style, post_style: Style) -> list[Segment]:
     """A one-line Text cell drawn as DataTable draws it (``Styled(Padding(cell, (0, padding)), ...)``
-    through two ``console.render_lines``), without the layers between: the same segments, a tenth of
-    the calls. ``options()`` gives the table's for a one-line row, already this wide less the padding.
+    through two ``console.render_lines``), without the layers between: the same segments, fewer
+    calls. ``options()`` gives the table's for a one-line row, already this wide less the padding.
 
     DataTable renders every visible cell again after each change of rows; at the 100,000-note vault
     that render was most of the interface's stalls while the meaning index built
@@ -90,15 +91,16 @@ def _fitted(console: Console, cell: Text, inner: int) -> list[Segment] | None:
     (it fits, no tab, justified by default or to the right); None otherwise."""
     plain = cell.plain
     used = cell_len(plain)
-    if used > inner or "\n" in plain or "\t" in plain:
-        return None
     justify = cell.justify or "default"
-    if justify == "right" and plain.rstrip() == plain and used < inner:
-        cell = cell.copy()
-        cell.pad_left(inner - used)
-        used = inner
-    elif justify not in ("default", "right") or (justify == "right" and plain.rstrip() != plain):
+    if used > inner or "\n" in plain or "\t" in plain or justify not in ("default", "right"):
         return None
+    if justify == "right":
+        if plain.rstrip() != plain:  # Rich strips it first
+            return None
+        if used < inner:
+            cell = cell.copy()
+            cell.pad_left(inner - used)
+            used = inner
     # As Text.__rich_console__ renders it: its base style made the first span (Text.join), so that a
     # text without spans of its own still carries it (Text.render draws no base style without spans).
     spans = [Span(0, len(cell), cell.style), *cell.spans] if cell.style else cell.spans
