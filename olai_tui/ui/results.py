@@ -16,7 +16,9 @@ from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from engines.answer import Hit
@@ -128,6 +130,7 @@ class ResultsTable(DataTable):
 
     def __init__(self, view: Callable[[Hit], RowView] | None = None, tiers: Sequence[str] = (),
                  labels: bool = False, **kwargs) -> None:
+        self._style_this_render: Style | None = None  # see render_lines
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
         self.tier_width = max([TIER, *(len(t) for t in tiers)])  # code's "embedding" is 9
         self.label_width = LABEL if labels else 0
@@ -180,7 +183,7 @@ class ResultsTable(DataTable):
             return
         self.hits = []
         self.clear()
-        if self.marker_width != MARKER and not _wide_marker(hits):
+        if self.marker_width != MARKER and _wide_marker(hits) == MARKER:  # no "≈?" left: one cell again
             self._relayout(MARKER)
         self.append(hits)
 
@@ -204,6 +207,21 @@ class ResultsTable(DataTable):
     def clear(self, columns: bool = False):
         self._shown = []
         return super().clear(columns=columns)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # DataTable's render_line asks for the widget's rich_style once a line, and each ask walks the
+        # styles of every ancestor; within one render it cannot change, so it is worked out once.
+        self._style_this_render = None
+        self._style_this_render = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._style_this_render = None
+
+    @property
+    def rich_style(self) -> Style:
+        held = self._style_this_render
+        return super().rich_style if held is None else held
 
     def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
                      cursor: bool = False, hover: bool = False):

@@ -88,3 +88,54 @@ def test_the_rows_of_a_table_are_drawn_as_datatable_draws_them() -> None:
             assert compared == len(hits) * 6 * 3
 
     asyncio.run(run())
+
+
+def test_the_style_worked_out_once_a_render_follows_the_table_from_one_render_to_the_next() -> None:
+    """ResultsTable works its rich_style out once a render, not once a line: a change of its styles
+    between two renders shows in the second."""
+    from textual.geometry import Region
+
+    class Table(App):
+        def compose(self):
+            yield ResultsTable()
+
+    async def run() -> None:
+        async with Table().run_test(size=(60, 8)) as pilot:
+            table = pilot.app.query_one(ResultsTable)
+            table.replace([Hit("a", "seedlings", "a.md", "exact", 1.0)])
+            await pilot.pause()
+
+            def background_of_the_last_line():
+                lines = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+                return {segment.style.bgcolor for segment in lines[-1] if segment.style}
+
+            table.styles.background = "red"
+            red = background_of_the_last_line()
+            table.styles.background = "blue"
+            blue = background_of_the_last_line()
+            assert red and blue and red != blue
+            assert table.rich_style == super(ResultsTable, table).rich_style, "outside a render: worked out live"
+
+    asyncio.run(run())
+
+
+def test_the_marker_column_widens_for_a_weak_guess_and_narrows_again_when_none_is_left() -> None:
+    weak = Hit("c", "weak guess", "x.md", "semantic", 0.11, marker="≈?", extras={"strength": "weak"})
+    exact = Hit("a", "seedlings", "a.md", "exact", 1.0)
+
+    class Table(App):
+        def compose(self):
+            yield ResultsTable()
+
+    async def run() -> None:
+        async with Table().run_test(size=(80, 10)) as pilot:
+            table = pilot.app.query_one(ResultsTable)
+            table.replace([exact, weak])
+            await pilot.pause()
+            assert table.marker_width == 2 and table.ordered_columns[0].width == 2
+            table.replace([exact])
+            await pilot.pause()
+            assert table.marker_width == 1 and table.ordered_columns[0].width == 1
+            assert [h.id for h in table.hits] == ["a"] and table.row_count == 1
+
+    asyncio.run(run())
