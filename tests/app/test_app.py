@@ -92,19 +92,47 @@ class HeldAdapter(EngineAdapter):
         return super().search(query, limit, tiers)
 
 
+class LaterTiersHeldAdapter(EngineAdapter):
+    """The notes adapter, holding one query's later tiers (after its first batch) until released."""
+
+    def __init__(self, engine, held_query: str) -> None:
+        super().__init__(engine)
+        self.held_query = held_query
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def search(self, query, limit, tiers):
+        stream = super().search(query, limit, tiers)
+        return self._held(stream) if query == self.held_query else stream
+
+    def _held(self, stream):
+        first = next(stream, None)
+        if first is not None:
+            yield first
+        self.started.set()
+        self.release.wait(30)
+        yield from stream
+
+
 async def test_a_stale_answer_never_lands(engine):
-    adapter = HeldAdapter(engine, "seedlings")
+    """A query found by meaning has its exact answer on screen and its meaning tier still working when
+    jam is typed: jam's answer is drawn, and the meaning rows, released after it, never land on jam's."""
+    meaning = "protecting young plants from snails"
+    assert set(expected_ids(engine, meaning)) - set(expected_ids(engine, meaning, ["exact"])), "rows to land"
+    adapter = LaterTiersHeldAdapter(engine, meaning)
     app = SnapshotWorkbench([adapter])
     async with app.run_test(size=SIZE) as pilot:
         pane = app.active_pane
-        pane.input.value = "seedlings"
+        pane.input.value = meaning
         await wait_until(pilot, adapter.started.is_set)
-        await type_query(pilot, "jam")  # typed while the seedlings answer is still being worked out
+        pane.input.value = "jam"  # typed over in one change (no empty box between to cancel the search)
+        await wait_until(pilot, lambda: pane.answer is not None and pane.answer.query == "jam" and not pane.searching)
+        jam = [hit.id for hit in pane.table.hits]
         adapter.release.set()
         await pilot.pause(0.3)
         await settle(pilot)
         assert pane.answer.query == "jam"
-        assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "jam")
+        assert [hit.id for hit in pane.table.hits] == jam == expected_ids(engine, "jam")
 
 
 class CountingAdapter(HeldAdapter):

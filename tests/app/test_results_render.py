@@ -43,7 +43,7 @@ def cells(draw) -> Text:
     return text
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(cell=cells(), width=st.integers(3, 40), padding=st.integers(0, 1),
        pre=st.sampled_from([Style(), Style(bgcolor="#202020", meta={"row": 3, "column": 1}), Style(color="red")]),
        post=st.sampled_from([Style(), Style(bgcolor="#0178d4", color="white"), Style(bold=True)]))
