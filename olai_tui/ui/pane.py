@@ -19,7 +19,9 @@ from typing import Iterator
 from rich.text import Text
 from textual import on, work
 from textual.containers import Horizontal, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
@@ -60,6 +62,12 @@ class SearchTiming:
 
 class SearchInput(Input):
     BINDINGS = [binding("to-results", "to_results", "Results", show=False)]
+
+    # Textual's Input sets its virtual size to its text's width on every change, and Widget's virtual
+    # size asks for a layout of the whole screen when it changes: a layout a keystroke. The box's own
+    # size never follows its text here (width 1fr, a fixed height), and its scrolling reads the value
+    # itself, so a repaint is enough.
+    virtual_size = Reactive(Size(0, 0), layout=False)
 
     def action_to_results(self) -> None:
         self.post_message(SearchPane.ToResults())

@@ -56,6 +56,33 @@ async def test_a_40x12_terminal_and_back(engine):
         assert pane.query_one("#preview").display and [hit.id for hit in pane.table.hits] == rows
 
 
+async def test_a_query_longer_than_the_box_keeps_the_cursor_and_its_last_words_in_view(engine):
+    """The search box follows a long query as it is typed and back to its start with home (its virtual
+    size is set without a layout of the screen: pane.SearchInput)."""
+    app = workbench(engine)
+    async with app.run_test(size=(40, 12)) as pilot:
+        pane = app.active_pane
+        pane.input.focus()
+        layouts = []
+        refresh = pane.input.refresh
+        pane.input.refresh = lambda *a, layout=False, **k: layouts.append(layout) or refresh(*a, layout=layout, **k)
+        query = "protecting young plants from snails and slugs"
+        await pilot.press(*query)
+        await pilot.pause()
+        assert pane.input.value == query and pane.input.scroll_x > 0
+        # A keystroke repaints the box and never lays the screen out again (it did once a key, 45 here);
+        # one layout is the box's own, once, as its text first outgrows it (its scrollbar state).
+        assert len(layouts) >= len(query) and sum(layouts) <= 1
+
+        def box() -> str:
+            return "".join(segment.text for segment in pane.input.render_line(pane.input.size.height // 2))
+
+        assert "slugs" in box() and "protecting" not in box()
+        await pilot.press("home")
+        await pilot.pause()
+        assert pane.input.scroll_x == 0 and "protecting" in box()
+
+
 async def flood(pilot, keys) -> None:
     """Key events straight into the app's input queue, yielding once between keys.
 
