@@ -76,14 +76,18 @@ async def test_rows_arrive_in_one_call_per_batch(engine, monkeypatch):
         assert [h.tier for h in hits[: calls[0]]] == ["exact"] * calls[0]
 
 
-class HeldAdapter(EngineAdapter):
-    """The notes adapter, holding one query's answer until released (as a slow tier would)."""
+class Holding(EngineAdapter):
+    """The notes adapter with one query to hold: ``started`` once held, held until ``release``."""
 
     def __init__(self, engine, held_query: str) -> None:
         super().__init__(engine)
         self.held_query = held_query
         self.started = threading.Event()
         self.release = threading.Event()
+
+
+class HeldAdapter(Holding):
+    """The notes adapter, holding one query's answer until released (as a slow tier would)."""
 
     def search(self, query, limit, tiers):
         if query == self.held_query:
@@ -92,14 +96,8 @@ class HeldAdapter(EngineAdapter):
         return super().search(query, limit, tiers)
 
 
-class LaterTiersHeldAdapter(EngineAdapter):
+class LaterTiersHeldAdapter(Holding):
     """The notes adapter, holding one query's later tiers (after its first batch) until released."""
-
-    def __init__(self, engine, held_query: str) -> None:
-        super().__init__(engine)
-        self.held_query = held_query
-        self.started = threading.Event()
-        self.release = threading.Event()
 
     def search(self, query, limit, tiers):
         stream = super().search(query, limit, tiers)

@@ -33,6 +33,17 @@ def drawn_here(cell: Text, width: int, padding: int, pre: Style, post: Style):
     return [one_line_cell(CONSOLE, options, cell, width, padding, pre, post)]
 
 
+class OneTable(App):
+    """A ResultsTable alone, made with these arguments."""
+
+    def __init__(self, **table) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self):
+        yield ResultsTable(**self.table)
+
+
 @st.composite
 def cells(draw) -> Text:
     text = Text(style=draw(st.sampled_from(STYLES)), no_wrap=draw(st.booleans()), end="",
@@ -62,12 +73,8 @@ def test_the_rows_of_a_table_are_drawn_as_datatable_draws_them() -> None:
         Hit("d", "", "", "words", 0.0),
     ]
 
-    class Table(App):
-        def compose(self):
-            yield ResultsTable(tiers=["semantic"], labels=True)
-
     async def run() -> None:
-        async with Table().run_test(size=(90, 20)) as pilot:
+        async with OneTable(tiers=["semantic"], labels=True).run_test(size=(90, 20)) as pilot:
             table = pilot.app.query_one(ResultsTable)
             table.replace(hits)
             await pilot.pause()
@@ -95,12 +102,8 @@ def test_the_style_worked_out_once_a_render_follows_the_table_from_one_render_to
     between two renders shows in the second."""
     from textual.geometry import Region
 
-    class Table(App):
-        def compose(self):
-            yield ResultsTable()
-
     async def run() -> None:
-        async with Table().run_test(size=(60, 8)) as pilot:
+        async with OneTable().run_test(size=(60, 8)) as pilot:
             table = pilot.app.query_one(ResultsTable)
             table.replace([Hit("a", "seedlings", "a.md", "exact", 1.0)])
             await pilot.pause()
@@ -123,12 +126,8 @@ def test_the_marker_column_widens_for_a_weak_guess_and_narrows_again_when_none_i
     weak = Hit("c", "weak guess", "x.md", "semantic", 0.11, marker="≈?", extras={"strength": "weak"})
     exact = Hit("a", "seedlings", "a.md", "exact", 1.0)
 
-    class Table(App):
-        def compose(self):
-            yield ResultsTable()
-
     async def run() -> None:
-        async with Table().run_test(size=(80, 10)) as pilot:
+        async with OneTable().run_test(size=(80, 10)) as pilot:
             table = pilot.app.query_one(ResultsTable)
             table.replace([exact, weak])
             await pilot.pause()
