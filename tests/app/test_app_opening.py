@@ -75,9 +75,9 @@ async def test_a_first_corpus_that_fails_after_the_app_drew_is_said_in_its_pane(
     try:
         async with app.run_test(size=SIZE) as pilot:
             release.set()
-            preview = app.active_pane.query_one("#preview-text")
-            await wait_until(pilot, lambda: "Could not open the notes corpus" in str(preview.render()), timeout=30)
-            assert "the disk went away" in str(preview.render())
+            preview = app.active_pane.preview
+            await wait_until(pilot, lambda: "Could not open the notes corpus" in preview.plain, timeout=30)
+            assert "the disk went away" in preview.plain
     finally:
         app.shutdown()
 

@@ -1,5 +1,5 @@
-"""The results table draws its one-line cells itself (results.one_line_cell): what it draws must be what
-DataTable draws, segment for segment, or the rows would look different from every other table."""
+"""The results table draws its rows itself (results.one_line_cell, ResultsTable._draw): what it draws must be
+what DataTable draws, segment for segment, or the rows would look different from every other table."""
 
 from __future__ import annotations
 
@@ -62,37 +62,63 @@ def test_a_cell_is_drawn_as_datatable_draws_it(cell, width, padding, pre, post) 
     assert drawn_here(cell, width, padding, pre, post) == datatable_draws(cell, width, padding, pre, post)
 
 
-def test_the_rows_of_a_table_are_drawn_as_datatable_draws_them() -> None:
-    """Every cell the table puts on screen (markers, weak guesses, cut titles, paths, labels, scores),
-    with and without the cursor on it, against DataTable's own _render_cell on the same table."""
-    hits = [
-        Hit("a", "Seedlings under glass, a very long title that the column has to cut", "garden/seedlings.md",
-            "exact", 3.0),
-        Hit("b", "日本語のノート", "deep/" * 12 + "tail.md", "semantic", 0.4281, marker="≈"),
-        Hit("c", "weak guess", "x.md", "semantic", 0.11, marker="≈?", extras={"strength": "weak"}),
-        Hit("d", "", "", "words", 0.0),
-    ]
+class Both(App):
+    """A ResultsTable above a DataTable given the same columns and rows, each as tall and as wide."""
+
+    CSS = "ResultsTable, DataTable { height: 1fr; }"
+
+    def compose(self):
+        yield ResultsTable(tiers=["semantic"], labels=True)
+        yield DataTable(cursor_type="row", zebra_stripes=False)
+
+
+HITS = [
+    Hit("a", "Seedlings under glass, a very long title that the column has to cut", "garden/seedlings.md",
+        "exact", 3.0),
+    Hit("b", "日本語のノート", "deep/" * 12 + "tail.md", "semantic", 0.4281, marker="≈"),
+    Hit("c", "weak guess", "x.md", "semantic", 0.11, marker="≈?", extras={"strength": "weak"}),
+    Hit("d", "", "", "words", 0.0),
+    Hit("e", "[bold]not bold[/]", "e.md", "exact", 1.0),
+]
+
+
+def test_the_rows_are_drawn_line_for_line_as_datatable_draws_them() -> None:
+    """Every line the table puts on screen (the header, markers, weak guesses, cut titles, paths,
+    labels, scores, the blank lines under the rows), with the cursor on each row, focused and not,
+    against a DataTable holding the same cells in columns of the same widths."""
+    from textual.geometry import Region
 
     async def run() -> None:
-        async with OneTable(tiers=["semantic"], labels=True).run_test(size=(90, 20)) as pilot:
-            table = pilot.app.query_one(ResultsTable)
-            table.replace(hits)
+        async with Both().run_test(size=(90, 20)) as pilot:
+            ours, theirs = pilot.app.query_one(ResultsTable), pilot.app.query_one(DataTable)
+            ours.replace(HITS)
             await pilot.pause()
-            columns = list(table.ordered_columns)
-            assert len(table.hits) == len(hits) and len(columns) == 6
-            base = Style(bgcolor="#101010")
+            for column in ours.ordered_columns:
+                theirs.add_column(column.label, width=column.width, key=column.key)
+            theirs.add_rows(ours._cells)
+            await pilot.pause()
+            assert ours.size == theirs.size and len(ours.ordered_columns) == 6 and ours.row_count == len(HITS)
             compared = 0
-            for row in range(len(hits)):
-                for column, spec in enumerate(columns):
-                    width = spec.get_render_width(table)
-                    for cursor, hover in [(False, False), (True, False), (False, True)]:
-                        table._cell_render_cache.clear()
-                        ours = table._render_cell(row, column, base, width, cursor, hover)
-                        table._cell_render_cache.clear()
-                        theirs = DataTable._render_cell(table, row, column, base, width, cursor, hover)
-                        assert ours == theirs, (row, spec.label, cursor, hover)
+            for row in range(len(HITS)):
+                for focused in (ours, theirs, None):
+                    ours.move_cursor(row)
+                    theirs.move_cursor(row=row, animate=False)
+                    if focused is None:
+                        pilot.app.set_focus(None)
+                    else:
+                        focused.focus()
+                    await pilot.pause()
+                    drawn = {}
+                    for table in (ours, theirs):
+                        if focused is not None:
+                            table.focus()  # each compared focused, or both blurred
+                            await pilot.pause()
+                        drawn[table] = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+                    assert len(drawn[ours]) == len(drawn[theirs]) == ours.size.height
+                    for y, (mine, its) in enumerate(zip(drawn[ours], drawn[theirs])):
+                        assert list(mine) == list(its), (row, focused is not None, y, mine.text, its.text)
                         compared += 1
-            assert compared == len(hits) * 6 * 3
+            assert compared == len(HITS) * 3 * ours.size.height
 
     asyncio.run(run())
 
