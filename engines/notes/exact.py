@@ -43,6 +43,10 @@ SEPARATOR = b"\x00"  # between notes in the haystack: never inside a query word
 # takes 100-150 ms a word, mostly outside the interpreter's lock; a note at a time ~12 µs a note, all
 # of it holding the lock (the interface's thread waits). "p": 923 -> 92 ms; "e": 1,080 -> 200 ms.
 RANK_BY_PLACES_FROM = 8_000
+# Matches from which the ranking is done by numpy over the words' places in those notes' own text (their
+# bytes copied out, a few MB), not a note at a time: "electron density" matches 5,188 notes of the
+# vault and took 80-90 ms so, holding the interpreter, while the interface typed beside it.
+RANK_WITHIN_FROM = 400
 
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
 
@@ -143,6 +147,9 @@ class ExactMatcher:
             first = ordered[0]
             candidates = places.notes_holding(first) if places is not None else self._notes_containing(first)
             unchecked = ordered[1:]
+        # (Finding the words by numpy in the candidates' copied text, as _Within ranks them, was tried: the
+        # copy of 10,000-20,000 candidates the filter lets through for "dark theme" cost more than their
+        # finds, 16 -> 46 ms.)
         hay, starts, last = self._haystack, self._starts, len(self._starts) - 1
         for word in unchecked:
             if not candidates:
@@ -163,6 +170,8 @@ class ExactMatcher:
         ranked = None
         if places is not None and len(found) >= RANK_BY_PLACES_FROM * max(unscanned, 1):
             ranked = places.best(found, needles, max(limit, 0))
+        if ranked is None and len(found) >= RANK_WITHIN_FROM:
+            ranked = _Within(self, found).ranked(needles, max(limit, 0))
         if ranked is None:
             ranked = sorted(found, key=lambda i: self._rank_key(i, needles))
         hits = []
@@ -296,6 +305,31 @@ class _Places:
         notes = self.matcher.notes
         ranked = sorted(order.tolist(), key=lambda j: (-int(total[j]), -int(repeats[j]), notes[found[j]].id))
         return [found[j] for j in ranked[:limit]]
+
+
+class _Within:
+    """Some notes of a matcher (``among``: those a query matched) as a matcher of their own, their text
+    copied out of the haystack one after the other, so that _Places ranks them by numpy over a few MB
+    instead of a note at a time or over the whole haystack."""
+
+    def __init__(self, matcher: ExactMatcher, among: list[int]) -> None:
+        self.among = among
+        hay = matcher._haystack
+        chosen = np.asarray(among, dtype=np.int64)
+        every_start = np.frombuffer(matcher._starts, dtype=np.int64)
+        begins = every_start[chosen]
+        ends = np.append(every_start[1:] - 1, len(hay))[chosen]
+        self._haystack = SEPARATOR.join([hay[b:e] for b, e in zip(begins.tolist(), ends.tolist())])
+        self._starts = array("q", np.concatenate(([0], np.cumsum(ends - begins + 1)[:-1])).astype(np.int64).tobytes())
+        lengths = np.frombuffer(matcher._lengths, dtype=np.int64).reshape(-1, 2)[chosen]
+        self._lengths = array("q", lengths.ravel().tobytes())
+        self.notes = [matcher.notes[i] for i in among]
+        self.places = _Places(self)
+
+    def ranked(self, words: Sequence[bytes], limit: int) -> list[int] | None:
+        """The first ``limit`` of these notes in _rank_key's order, as _Places.best."""
+        best = self.places.best(list(range(len(self.among))), words, limit)
+        return None if best is None else [self.among[row] for row in best]
 
 
 def _overlaps_itself(word: bytes) -> bool:

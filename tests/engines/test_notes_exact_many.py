@@ -1,6 +1,7 @@
 """The exact tier's ranking by numpy over every place a word occurs (engines/notes/exact.py, ``_Places``),
-used when a query matches thousands of notes: the same notes in the same order, with the same totals,
-as the ranking a note at a time, on notes of a small alphabet (words that overlap themselves, "aa" in
+used when a query matches thousands of notes, and over the places in the matching notes' own text
+(``_Within``), used from a few hundred matches: the same notes in the same order, with the same totals, as
+the ranking a note at a time, on notes of a small alphabet (words that overlap themselves, "aa" in
 "aaaa", in titles, tags and bodies; multi-byte UTF-8), over a haystack scanned in blocks a few bytes
 long so that places fall across every block boundary; and for a memory-mapped haystack read back."""
 
@@ -45,7 +46,14 @@ def test_ranking_by_places_gives_what_ranking_a_note_at_a_time_gives(monkeypatch
     queries = _queries(rng)
     allowed = set(rng.sample(range(900), 400))
     monkeypatch.setattr(exact, "RANK_BY_PLACES_FROM", 10**9)  # a note at a time
+    monkeypatch.setattr(exact, "RANK_WITHIN_FROM", 10**9)
     expected = _answers(matcher, queries, limit) + _answers(matcher, queries, limit, allowed)
+    within = []
+    real_ranked = exact._Within.ranked
+    monkeypatch.setattr(exact._Within, "ranked", lambda self, *a: within.append(a) or real_ranked(self, *a))
+    monkeypatch.setattr(exact, "RANK_WITHIN_FROM", 1)  # by places in the matching notes' own text
+    assert _answers(matcher, queries, limit) + _answers(matcher, queries, limit, allowed) == expected
+    assert len(within) >= len(queries)  # the matching notes' own places ranked them (most queries, twice)
     scans = []
     real_scan = exact._Places._scan
     monkeypatch.setattr(exact._Places, "_scan", lambda self, word: scans.append(word) or real_scan(self, word))
@@ -80,4 +88,7 @@ def test_a_memory_mapped_haystack_is_ranked_by_its_places(tmp_path, monkeypatch)
     monkeypatch.setattr(exact, "RANK_BY_PLACES_FROM", 10**9)
     expected = _answers(built, ["a", "ab", "b a"], 10)
     monkeypatch.setattr(exact, "RANK_BY_PLACES_FROM", 1)
+    assert _answers(read_back, ["a", "ab", "b a"], 10) == expected
+    monkeypatch.setattr(exact, "RANK_BY_PLACES_FROM", 10**9)
+    monkeypatch.setattr(exact, "RANK_WITHIN_FROM", 1)  # the matching notes' text copied out of the map
     assert _answers(read_back, ["a", "ab", "b a"], 10) == expected
