@@ -147,7 +147,7 @@ class SearchPane(Widget):
         try:
             await asyncio.to_thread(self.adapter.load)
         except Exception as exc:  # noqa: BLE001 - a corpus gone or unreadable: said here, the app goes on
-            self.preview.update(
+            self._say_in_preview(
                 Text(f"Could not open the {self.adapter.name} corpus: {type(exc).__name__}: {exc}", style="bold red"))
             return
         self.render_footer()  # "opening" no more
@@ -157,7 +157,7 @@ class SearchPane(Widget):
             getattr(self.app, "opened", lambda: None)()
         self.input.placeholder = self._placeholder()
         if not self.query_text.strip():
-            self.preview.update(self._welcome())
+            self._say_in_preview(self._welcome())
         await self._tiers_on()
 
     async def _tiers_on(self) -> None:
@@ -205,7 +205,7 @@ class SearchPane(Widget):
             self.answer, self.searching = None, False
             self.table.replace([])
             self.show_summary()
-            self.preview.update(self._welcome())
+            self._say_in_preview(self._welcome())
             self.render_footer()
             return
         self.searching = True
@@ -380,18 +380,31 @@ class SearchPane(Widget):
 
     def show_preview(self) -> None:
         hit = self.table.current
-        target = self.preview
         query = self.answer.query if self.answer is not None else ""
         if hit is None:
             self._previewed = None
             if self.answer is not None:
                 words = "Searching the other tiers…" if self.searching else "No rows: the footer says what each tier did."
-                target.update(Text(words, style="italic"))
+                self._say_in_preview(Text(words, style="italic"))
             return
         if self._previewed == (hit.id, query):
             return
         self._previewed = (hit.id, query)
-        target.update(self.adapter.preview(hit, query))
+        self._preview_row(hit, query)
+
+    @work(exclusive=True, group="preview", exit_on_error=False)
+    async def _preview_row(self, hit, query: str) -> None:
+        """The row's preview read and laid out on threads (preview_view.py): a stale one is dropped."""
+        try:
+            renderable = await asyncio.to_thread(self.adapter.preview, hit, query)
+        except Exception as exc:  # noqa: BLE001 - a row that cannot be read says so in the preview
+            renderable = Text(f"Could not show {hit.id}: {type(exc).__name__}: {exc}", style="bold red")
+        await self.preview.show(renderable)
+
+    def _say_in_preview(self, renderable) -> None:
+        """Words of the pane's own in the preview, now, over any row's preview still being laid out."""
+        self.workers.cancel_group(self, "preview")
+        self.preview.update(renderable)
 
     @on(Input.Submitted, "#query")
     @on(ToResults)

@@ -7,11 +7,19 @@ while the meaning index built (docs/bench-workbench.md). Here an update renders 
 the preview's width and keeps the lines; a change of its length moves the scrollbar, and the screen is
 laid out again only when the scrollbar comes or goes (a renderable taller than the preview is laid
 out at the width the scrollbar leaves, as a Static in a VerticalScroll would be).
+
+``show`` lays a row's preview out on a thread, with a console of the preview's own (Rich's
+``render_lines`` holds its console's lock throughout): a note's Markdown or a file's highlighted
+source took 5-70 ms of the interface's thread at the vault, and was its longest stall.
 """
 
 from __future__ import annotations
 
-from rich.console import RenderableType
+import asyncio
+import io
+
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.style import Style
 from textual import events
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
@@ -31,14 +39,31 @@ class Preview(ScrollView):
         self.renderable: RenderableType = renderable
         self._lines: list[Strip] = []
         self._laid_out_for: tuple | None = None  # (size, style) the lines were laid out for
+        self._own_console: Console | None = None  # the one `show` lays out with, off the interface's thread
 
     def update(self, renderable: RenderableType) -> None:
-        """Show ``renderable`` from its first line."""
+        """Show ``renderable`` from its first line, laid out here (a few lines of text)."""
         self.renderable = renderable
         self._laid_out_for = None
         self.scroll_to(y=0, animate=False)
         if self.is_mounted and self.content_region.width > 0:
             self._lay_out()
+        self.refresh()
+
+    async def show(self, renderable: RenderableType) -> None:
+        """Show ``renderable`` from its first line, laid out on a thread (a note, a file's source)."""
+        region, style = self.content_region, self.rich_style
+        if region.width <= 0:
+            self.update(renderable)
+            return
+        console = self._own_console = self._own_console or Console(
+            color_system=self.app.console.color_system, file=io.StringIO(), highlight=False, emoji=False,
+            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False)
+        lines = await asyncio.to_thread(laid_out, console, self.app.console_options, renderable, region.size,
+                                        style, self.styles.scrollbar_size_vertical)
+        self.renderable = renderable
+        self._install(lines, (region.size, style))
+        self.scroll_to(y=0, animate=False)
         self.refresh()
 
     @property
@@ -55,24 +80,16 @@ class Preview(ScrollView):
         style = self.rich_style
         if (region.size, style) == self._laid_out_for or region.width <= 0:
             return
-        self._laid_out_for = (region.size, style)
-        lines = self._lines_at(region.width, style)
-        bar = self.styles.scrollbar_size_vertical
-        if len(lines) > region.height and bar and region.width > bar:
-            lines = self._lines_at(region.width - bar, style)  # taller than the preview: beside a scrollbar
-        self._lines = lines
-        self.virtual_size = Size(region.width, len(lines))
+        self._install(laid_out(self.app.console, self.app.console_options, self.renderable, region.size, style,
+                               self.styles.scrollbar_size_vertical), (region.size, style))
+
+    def _install(self, lines: list[Strip], laid_out_for: tuple) -> None:
+        self._lines, self._laid_out_for = lines, laid_out_for
+        self.virtual_size = Size(laid_out_for[0].width, len(lines))
         self._scroll_update(self.virtual_size)  # the scrollbar comes, goes or moves
 
-    def _lines_at(self, width: int, style) -> list[Strip]:
-        options = self.app.console_options.update_width(width)
-        lines = [Strip(line) for line in self.app.console.render_lines(self.renderable, options, style=style, pad=False)]
-        if lines and not lines[-1].cell_length:
-            lines.pop()  # the renderable's closing newline, which a Static does not show as a line either
-        return lines
-
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._lay_out()  # a theme or a focus changed the style since: laid out again, once
+        self._lay_out()  # a theme, a focus or a size changed since: laid out again, once
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
@@ -81,3 +98,22 @@ class Preview(ScrollView):
             return self._lines[index]
         return Strip.blank(self.scrollable_content_region.width, self._laid_out_for[1] if self._laid_out_for
                            else self.rich_style)
+
+
+def laid_out(console: Console, options: ConsoleOptions, renderable: RenderableType, size: Size, style: Style,
+             bar: int) -> list[Strip]:
+    """``renderable``'s lines in a preview of ``size``: at its width, or beside a scrollbar ``bar`` wide
+    when they are more than it is tall."""
+    lines = _lines_at(console, options, renderable, size.width, style)
+    if len(lines) > size.height and bar and size.width > bar:
+        lines = _lines_at(console, options, renderable, size.width - bar, style)
+    return lines
+
+
+def _lines_at(console: Console, options: ConsoleOptions, renderable: RenderableType, width: int,
+              style: Style) -> list[Strip]:
+    rendered = console.render_lines(renderable, options.update_width(width), style=style, pad=False)
+    lines = [Strip(line) for line in rendered]
+    if lines and not lines[-1].cell_length:
+        lines.pop()  # the renderable's closing newline, which a Static does not show as a line either
+    return lines
