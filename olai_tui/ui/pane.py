@@ -404,6 +404,7 @@ class SearchPane(Widget):
     def _say_in_preview(self, renderable) -> None:
         """Words of the pane's own in the preview, now, over any row's preview still being laid out."""
         self.workers.cancel_group(self, "preview")
+        self._previewed = None  # the next row shown is laid out again, even the one shown before
         self.preview.update(renderable)
 
     @on(Input.Submitted, "#query")

@@ -81,9 +81,8 @@ def one_line_cell(console: Console, options: Callable[[], ConsoleOptions], cell:
     through two ``console.render_lines``), without the layers between: the same segments, fewer
     calls. ``options()`` gives the table's for a one-line row, already this wide less the padding.
 
-    DataTable renders every visible cell again after each change of rows; at the 100,000-note vault
-    that render was most of the interface's stalls while the meaning index built
-    (docs/bench-workbench.md). tests/app/test_results_render.py holds it to DataTable's own render."""
+    Through Rich's layers a table's render was most of the interface's stalls at the 100,000-note
+    vault (docs/bench-workbench.md). tests/app/test_results_render.py holds it to DataTable's own render."""
     inner = width - 2 * padding
     line = _fitted(console, cell, inner)
     if line is None:  # wrapped, cut or justified by Rich's own rules

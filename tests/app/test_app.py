@@ -62,6 +62,24 @@ async def test_the_demo_query_finds_the_slugs_note_by_meaning(engine):
         assert [hit.id for hit in pane.table.hits] == expected_ids(engine, "protecting young plants from snails")
 
 
+async def test_the_preview_shows_the_first_row_again_after_the_box_was_cleared(engine):
+    """The welcome drawn over an emptied box is not taken for the note it replaced: the same query put
+    back in one change (a paste, the palette) lays its first row's note out again."""
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.active_pane
+        await type_query(pilot, "seedlings")
+        first = pane.table.current
+        assert first is not None and first.title.split()[0] in pane.preview.plain
+        pane.input.value = ""
+        await settle(pilot)
+        assert pane.preview.plain.startswith("Type to search")
+        pane.input.value = "seedlings"
+        await pilot.pause(0.15)
+        await settle(pilot)
+        assert pane.table.current.id == first.id and first.title.split()[0] in pane.preview.plain
+
+
 async def test_rows_arrive_in_one_call_per_batch(engine, monkeypatch):
     calls = []
     original = ResultsTable.add_rows

@@ -18,6 +18,13 @@ from olai_tui.ui.results import ResultsTable
 class RowsAndPreview(App):
     CSS = "ResultsTable { height: 12; } Preview { height: 8; }"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[int] = []
+
+    def on_results_table_row_highlighted(self, message: ResultsTable.RowHighlighted) -> None:
+        self.highlighted.append(message.cursor_row)
+
     def compose(self):
         yield ResultsTable(id="results")
         yield Preview("", id="preview")
@@ -69,8 +76,6 @@ def test_the_cursor_moves_scroll_and_say_which_row_is_highlighted() -> None:
         async with RowsAndPreview().run_test(size=(80, 30)) as pilot:
             app = pilot.app
             table = app.query_one(ResultsTable)
-            seen: list[int] = []
-            app.screen.on_results_table_row_highlighted = lambda m: seen.append(m.cursor_row)
             table.replace(hits("a", 30))
             table.focus()
             await pilot.pause()
@@ -85,6 +90,8 @@ def test_the_cursor_moves_scroll_and_say_which_row_is_highlighted() -> None:
             assert table.cursor_row == table.size.height - 1  # a page: the rows under the header
             await pilot.click(ResultsTable, offset=(5, 3))
             assert table.current.id == f"a{round(table.scroll_y) + 2}.md"
+            await pilot.pause()
+            assert app.highlighted == [1, 2, 29, 0, table.size.height - 1, table.cursor_row]
 
     asyncio.run(run())
 
