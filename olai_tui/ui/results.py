@@ -216,6 +216,10 @@ class ResultsTable(ScrollView, can_focus=True):
     def row_count(self) -> int:
         return len(self._cells)
 
+    def get_row_at(self, row: int) -> list[Text]:
+        """The cells of the row at ``row`` (as DataTable's of the same name)."""
+        return list(self._cells[row])
+
     def on_mount(self) -> None:
         self._add_columns()
 
