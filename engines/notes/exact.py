@@ -320,9 +320,9 @@ class _Within:
         begins = every_start[chosen]
         ends = np.append(every_start[1:] - 1, len(hay))[chosen]
         self._haystack = SEPARATOR.join([hay[b:e] for b, e in zip(begins.tolist(), ends.tolist())])
-        self._starts = array("q", np.concatenate(([0], np.cumsum(ends - begins + 1)[:-1])).astype(np.int64).tobytes())
-        lengths = np.frombuffer(matcher._lengths, dtype=np.int64).reshape(-1, 2)[chosen]
-        self._lengths = array("q", lengths.ravel().tobytes())
+        # int64 arrays, which _Places reads as it reads a matcher's array("q")s (np.frombuffer)
+        self._starts = np.concatenate(([0], np.cumsum(ends - begins + 1)[:-1])).astype(np.int64)
+        self._lengths = np.frombuffer(matcher._lengths, dtype=np.int64).reshape(-1, 2)[chosen].ravel()
         self.notes = [matcher.notes[i] for i in among]
         self.places = _Places(self)
 

@@ -247,8 +247,9 @@ class SearchPane(Widget):
                 self.answer = answer
                 self.table.replace(answer.hits)
                 self.call_after_refresh(_mark_painted, timing)
-                # The rows are painted first, the preview on the frame after: laying out a note's Markdown
-                # took 5-70 ms of the 100,000-note vault's first rows while its index built (rows p50 57 ms).
+                # The rows are painted first, the preview's threads started on the frame after, so they do
+                # not share the interpreter with the paint. (Drawn with the rows, on this thread, a note's
+                # Markdown took 5-70 ms of the 100,000-note vault's first rows while its index built.)
                 self.call_after_refresh(self._preview_if_current, generation)
             elif batch.replaces:  # a tier that reorders (products' recall, judge): its order replaces the rows
                 self.table.replace(answer.hits)

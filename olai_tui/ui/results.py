@@ -282,13 +282,9 @@ class ResultsTable(ScrollView, can_focus=True):
             self._add_columns()
             self._add(self.hits)
 
-    def clear(self, columns: bool = False) -> "ResultsTable":
-        """No rows (and no columns, with ``columns``); the hits are the caller's to set."""
-        self._clear_rows(columns)
-        self._rows_changed()
-        return self
-
     def _clear_rows(self, columns: bool = False) -> None:
+        """No rows (and no columns, with ``columns``); the hits are the caller's to set, and the table is
+        sized again once the new rows are in (_add)."""
         self._cells, self._shown = [], []
         if columns:
             self.columns = {}
