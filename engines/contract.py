@@ -213,6 +213,30 @@ class Engine(abc.ABC):
         (``state``, ``done``, ``of``, ``reason``, ``enable``), or None where there is nothing to build."""
         return None
 
+    def wait_for(self, tiers: Sequence[str] | None = None, seconds: float = 0.0,
+                 progress: Callable[[int, int, str], None] | None = None) -> list[TierReport]:
+        """The wait budget of a one-shot answer: start what the model tiers among ``tiers`` (None: the
+        default tiers) need and wait at most ``seconds`` for them to finish indexing, telling
+        ``progress(done, of, what)`` as they move; never longer. The reports of those still indexing
+        when it returns (the answer then says ``indexing done/of`` for them). The command line's
+        ``search`` and the MCP face wait through this; ``olai-tui index`` and the evaluation wait in full."""
+        import time
+
+        from engines.tiers import recall_switched_off
+
+        wanted = [t for t in (tiers if tiers is not None else self.default_tiers) if t in self.model_tiers]
+        if not wanted or recall_switched_off():
+            return []
+        self.switch_on(wanted)
+        deadline = time.monotonic() + max(0.0, seconds)
+        while True:
+            indexing = [r for r in self.status().tiers if r.name in wanted and r.status == "indexing"]
+            if not indexing or time.monotonic() >= deadline:
+                return indexing
+            if progress is not None:
+                progress(indexing[0].done or 0, indexing[0].of or 0, f"{indexing[0].name} indexing")
+            time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
+
     def waiting(self, what: str) -> Callable[[int, int], None]:
         """A ``progress(done, of)`` for a build a search waits on: told to :attr:`progress` (as it is
         when called) as ``what``."""

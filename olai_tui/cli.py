@@ -7,6 +7,7 @@ on stderr naming the argument or path and the cause. Never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from contextlib import nullcontext
@@ -45,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tiers", help="comma-separated tiers (an unknown one is answered with the engine's own list)")
     _engine_options(p)
     p.add_argument("--json", action="store_true", help="print the answer object as JSON on stdout")
+    p.add_argument("--wait", nargs="?", type=_seconds, const=math.inf, default=None, metavar="SECONDS",
+                   help="wait for the meaning index: the whole of it, or at most SECONDS (default: "
+                        "answer within a few seconds with what is indexed, and say what is still indexing)")
 
     p = sub.add_parser("index", help="build or refresh an engine's index, with a progress bar")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
@@ -155,6 +159,16 @@ def _console(name: str) -> Console:
                    waiting=WaitLine)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more: {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -208,7 +222,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         corpus = None if instead else _corpus(args.corpus, engine)
         if args.command == "index":
             return commands.index(engine, corpus, **options)
-        return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, **options)
+        return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, wait=args.wait,
+                               **options)
     if args.command == "eval":
         from olai_tui.evaluate import evaluate
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -45,12 +47,23 @@ def open_engine(name: str, corpus: Path | None, wait_for_index: bool, progress: 
     return engine
 
 
+# How long a one-shot `olai-tui search` waits for a meaning index that is still building before it
+# answers with what is ready (the evidence tiers, and the meaning of what is indexed) and says what is
+# still indexing: a person at a prompt, or a script, is not kept waiting for an hours-long build.
+# `--wait` waits for the whole index; `olai-tui index` builds it with a progress bar.
+SEARCH_WAIT_S = 2.0
+
+
 def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers: str | None, as_json: bool,
-           **options) -> int:
+           wait: float | None = None, **options) -> int:
+    budget = SEARCH_WAIT_S if wait is None else wait
     waiting = WaitLine(engine_name)
-    engine = open_engine(engine_name, corpus, wait_for_index=True, progress=waiting, **options)
+    engine = open_engine(engine_name, corpus, wait_for_index=math.isinf(budget), progress=waiting, **options)
     try:
         try:
+            wanted = engine.parse_tiers(tiers)
+            if not math.isinf(budget):
+                engine.wait_for(wanted, budget, progress=waiting)
             answer = engine.collect(query, engine.search(query, limit=limit, tiers=tiers))
         except ValueError as exc:  # an unknown tier, said before any work
             raise UsageError(f"--tiers: {exc}") from None
@@ -59,12 +72,32 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
         engine.close()
     for notice in engine.notices():  # the config's problems, what the search found out (a cache rebuilt)
         print(f"olai-tui: {notice}", file=sys.stderr)
+    finish = _how_to_finish(engine_name, corpus, options)
+    for report in answer.tiers:
+        if report.status == "indexing":
+            report.enable = report.enable or finish
+            print(f"olai-tui: {report.name} is still indexing ({report.done or 0:,}/{report.of or 0:,} "
+                  f"{engine.item_noun}): answered with what is indexed; to finish: {finish}", file=sys.stderr)
     if as_json:
         json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         RENDERERS.get(engine.presentation.printout, print_answer)(answer)
     return 0
+
+
+def _how_to_finish(engine_name: str, corpus: Path | None, options: dict) -> str:
+    """The command that builds the whole index a search did not wait for, as the person would type it."""
+    where = [f"--corpus {shlex.quote(str(corpus))}"] if corpus is not None else []
+    for name, value in options.items():
+        if value in (None, False, [], ()):
+            continue
+        if value is True:
+            where.append(f"--{name.replace('_', '-')}")
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        where.append(f"--{name.replace('_', '-')} " + ",".join(shlex.quote(str(v)) for v in values))
+    return " ".join(["olai-tui index", engine_name, *where]) + " (or search with --wait)"
 
 
 def index(engine_name: str, corpus: Path | None, **options) -> int:
@@ -110,7 +143,7 @@ def print_answer(answer: Answer, stream=None) -> None:
             chip += f" {t.done:,}/{t.of:,}"
         if t.reason:
             chip += f" ({t.reason})"
-        if t.enable and t.status in ("unavailable", "off"):
+        if t.enable and t.status in ("unavailable", "off", "indexing"):
             chip += f" [enable: {t.enable}]"
         chips.append(chip)
     line = " · ".join(chips) + f" · total {answer.total}"

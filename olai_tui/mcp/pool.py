@@ -135,7 +135,7 @@ class Pool:
                 if tier not in engine.tiers:
                     raise Refused(f"search: tiers: {name} has no tier {tier!r} (its tiers: {', '.join(engine.tiers)})")
         wanted = tuple(tiers) if tiers is not None else tuple(engine.default_tiers)
-        _grace(engine, [t for t in wanted if t in engine.model_tiers])
+        engine.wait_for(wanted, INDEX_GRACE_S)
         with slot.lock:
             answer = engine.collect(query, engine.search(query, limit=limit, tiers=wanted))
         return answer, engine
@@ -179,19 +179,6 @@ class Pool:
     def close(self) -> None:
         for slot in [*self.slots.values(), *self._optioned.values()]:
             _close(slot)
-
-
-def _grace(engine, model_tiers: list[str]) -> None:
-    """Start the model tiers' index and give it INDEX_GRACE_S to finish; never longer."""
-    if not model_tiers:
-        return
-    engine.start()
-    deadline = time.monotonic() + INDEX_GRACE_S
-    while time.monotonic() < deadline:
-        states = {t.name: t.status for t in engine.status().tiers if t.name in model_tiers}
-        if not any(s == "indexing" for s in states.values()):
-            return
-        time.sleep(0.05)
 
 
 def _refuse_leaving(item_id: str) -> None:

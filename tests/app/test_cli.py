@@ -44,7 +44,7 @@ def only_json(done: subprocess.CompletedProcess) -> dict:
 
 # -- the default corpus answers both tiers ------------------------------------------------------------
 def test_a_paraphrase_on_the_default_corpus_finds_the_slugs_note_by_meaning():
-    answer = only_json(cli("search", "notes", "protecting young plants from snails", "--json"))
+    answer = only_json(cli("search", "notes", "protecting young plants from snails", "--json", "--wait"))
     assert set(answer) == {"engine", "query", "hits", "tiers", "total"}
     assert answer["engine"] == "notes" and answer["query"] == "protecting young plants from snails"
     slugs = [h for h in answer["hits"] if h["id"] == SLUGS]
@@ -77,6 +77,8 @@ BAD_ARGUMENTS = {
     "limit 0": (["search", "notes", "x", "--limit", "0"], "--limit"),
     "limit abc": (["search", "notes", "x", "--limit", "abc"], "abc"),
     "limit negative": (["search", "notes", "x", "--limit=-3"], "--limit"),
+    "wait abc": (["search", "notes", "x", "--wait", "abc"], "abc"),
+    "wait negative": (["search", "notes", "x", "--wait=-1"], "--wait"),
     "unknown engine": (["search", "recipes", "x"], "recipes"),
     "unknown engine, index": (["index", "recipes"], "recipes"),
 }
@@ -235,7 +237,8 @@ def test_a_search_that_waits_for_a_first_index_says_so_on_a_terminal_and_wipes_t
     for i in range(count):
         (corpus / f"n{i}.md").write_text(f"q{i}\n")
 
-    on_terminal = run_on_a_terminal("search", "notes", "--corpus", str(corpus), "seedlings in spring", stream="stderr",
+    on_terminal = run_on_a_terminal("search", "notes", "--corpus", str(corpus), "seedlings in spring", "--wait",
+                                    stream="stderr",
                                     env={"XDG_CACHE_HOME": str(cache)})
     drawn = re.findall(r"\r\x1b\[2Knotes: embedding notes ([\d,]+)/([\d,]+)", on_terminal)
     assert drawn, on_terminal

@@ -85,7 +85,7 @@ def _run(installed, *args: str, timeout: float = 180) -> subprocess.CompletedPro
 
 
 def test_a_fresh_pip_install_answers_the_snails_query_by_meaning(installed):
-    done = _run(installed, "search", "notes", "protecting young plants from snails", "--json")
+    done = _run(installed, "search", "notes", "protecting young plants from snails", "--json", "--wait")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     slugs = [h for h in answer["hits"] if h["id"] == SLUGS]
