@@ -56,6 +56,9 @@ class TierReport:
     enable: str | None = None  # what would enable it (unavailable, off)
     done: int | None = None  # indexing progress
     of: int | None = None
+    # which vectors answered, by share of the items (notes while their model's index builds:
+    # {"static": 1.0, "contextual": 0.12}); None where one kind answers for all
+    vectors: dict[str, float] | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -63,7 +66,7 @@ class TierReport:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "status": self.status, "ms": self.ms, "count": self.count}
-        for key in ("reason", "enable", "done", "of"):
+        for key in ("reason", "enable", "done", "of", "vectors"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = round(value, 3) if isinstance(value, float) else value

@@ -158,6 +158,13 @@ class BackgroundIndex(SettlesWithCooldown):
         if self._thread is not None:
             self._thread.join(timeout=30)
 
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the background build (if one runs) to end."""
+        with self._lock:  # start() makes and starts the thread under it: never one not started yet
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
     def open_cache(self) -> None:
         """Open the vector cache now, if the model can say which file is its (a build says why not)."""
         try:

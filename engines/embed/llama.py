@@ -44,6 +44,13 @@ MAX_TOKENS = MINILM.max_tokens
 QUERY_THREADS = 1
 
 
+# Held while llama-cpp-python loads a model or a vocabulary: with verbose off it points the process's
+# stdout and stderr at /dev/null for the load and back after (suppress_stdout_stderr, by dup2), so two
+# loads at once in two threads left stdout pointing at /dev/null for good (a static embedder's two
+# tokenizer threads did: the command printed nothing, exit 0).
+LOADING = threading.Lock()
+
+
 def _threads() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
@@ -139,11 +146,12 @@ class LlamaEmbedder:
         n_batch = self.spec.query_tokens if kind == "query" else max(DOCUMENT_BATCH_TOKENS, limit)
         threads = QUERY_THREADS if kind == "query" else self.n_threads
         try:
-            model = Llama(
-                model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, limit),
-                n_batch=n_batch, n_ubatch=n_batch, n_threads=threads,
-                n_threads_batch=threads, verbose=False,
-            )
+            with LOADING:
+                model = Llama(
+                    model_path=str(self.model_path), embedding=True, n_ctx=max(n_batch, limit),
+                    n_batch=n_batch, n_ubatch=n_batch, n_threads=threads,
+                    n_threads_batch=threads, verbose=False,
+                )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
             raise EmbedderUnavailable(f"could not load {self.model_path}: {exc}", self.spec.enable) from exc
         give_back_free_memory()  # what reading the model freed (its vocabulary parsed, its tensors' metadata)

@@ -106,6 +106,7 @@ SAMPLE = 1000  # real vectors the synthetic ones are grown from: ~40 s to embed 
 
 def bench_vault_command(corpus: Path, as_json: bool, quick: bool, console: Console) -> int:
     """`olai-tui bench notes --corpus DIR`: the vault opened cold and warm; unless --quick, the semantic leg."""
+    from engines.eval.meaning_first import meaning_first
     from engines.eval.vault_bench import VAULT_QUERIES, bench_vault, semantic_leg
 
     waiting = console.waiting("notes")
@@ -114,8 +115,10 @@ def bench_vault_command(corpus: Path, as_json: bool, quick: bool, console: Conso
         report = {"engine": "notes", "machine": machine(),
                   "vault": bench_vault(corpus)}
         if not quick:
-            waiting(1, 2, "embedding a sample, then the semantic leg")
+            waiting(1, 3, "embedding a sample, then the semantic leg")
             report["semantic_leg"] = semantic_leg(corpus, report["vault"]["notes"], VAULT_QUERIES, SAMPLE)
+            waiting(2, 3, "meaning first: static vectors on a cold cache, then the model's build")
+            report["meaning_first"] = meaning_first(corpus)
     except RuntimeError as exc:
         raise BadInput(str(exc)) from None
     finally:
@@ -159,3 +162,7 @@ def print_vault_report(report: dict, out: Callable[[str], None]) -> None:
                 f"(its head against every note sorted: recall@10 {e['recall@10']:.4f})")
     elif leg:
         out(f"\nsemantic leg: {leg['status']}: {leg.get('reason')}")
+    if report.get("meaning_first"):
+        from engines.eval.meaning_first import print_meaning_first
+
+        print_meaning_first(report["meaning_first"], out)

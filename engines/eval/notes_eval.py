@@ -7,7 +7,9 @@
   one per note of its title and body as one text, no floor), ``hybrid_rrf`` (RRF, k = 60, of the bm25
   and dense top 100s). Over all queries they reproduce the issue's figures: nDCG@10 vaswani 0.428 /
   0.430 / 0.484 (the issue: 0.428 / 0.431 / 0.484), cranfield 0.373 / 0.381 / 0.418 (0.372 / 0.380 /
-  0.415). Cranfield's notes hold the abstract as written (collections.load_cranfield).
+  0.415). Cranfield's notes hold the abstract as written (collections.load_cranfield);
+- ``static``, ``static_merged``: ``semantic`` and ``merged`` with the static embedder (engines/embed/
+  static.py) as the model: what a cold vault answers from before the model's index reaches it.
 Every configuration answers 100 ids, best first, so recall@100 means the same for all.
 """
 
@@ -28,7 +30,7 @@ from engines.notes.semantic import EMBED_BATCH
 
 DEPTH = 100
 DATASETS: dict[str, Callable[[Path], Collection]] = {"vaswani": load_vaswani, "cranfield": load_cranfield}
-CONFIGS = ("exact", "words", "bm25", "semantic", "dense", "merged", "hybrid_rrf")
+CONFIGS = ("exact", "words", "bm25", "semantic", "dense", "merged", "hybrid_rrf", "static", "static_merged")
 
 
 def whole_text(note: Note) -> str:
@@ -47,6 +49,7 @@ class NotesConfigs:
         self.root = root
         self._embedder = embedder
         self._engine: NotesEngine | None = None
+        self._static: NotesEngine | None = None
         self._bm25 = None
         self._whole: np.ndarray | None = None
         self.progress = progress
@@ -71,7 +74,19 @@ class NotesConfigs:
             "dense": self._dense_ranker,
             "merged": lambda: self._tiers(TIERS, indexed=True),
             "hybrid_rrf": self._rrf_ranker,
+            "static": lambda: self._static_tiers((SEMANTIC,)),
+            "static_merged": lambda: self._static_tiers(TIERS),
         }
+
+    def _static_tiers(self, tiers) -> Ranker:
+        if self._static is None:
+            from engines.embed.static import StaticEmbedder
+
+            self._static = NotesEngine(self.root, embedder=StaticEmbedder(), wait_for_index=True,
+                                       notes=self.collection.notes)
+            self._static.build_index(progress=self.progress)
+        engine = self._static
+        return lambda q: [h.id for h in collect("notes", q, engine.search(q, limit=DEPTH, tiers=tiers)).hits]
 
     def _tiers(self, tiers, indexed: bool = False) -> Ranker:
         engine = self.indexed() if indexed else self.engine()

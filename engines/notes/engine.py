@@ -56,6 +56,7 @@ from engines.notes.positions import note_ids
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
+from engines.notes.static_first import StaticStandIn, said_static
 from engines.notes.store import open_notes
 from engines.notes.words import WordsIndex
 from engines.problems import Problem
@@ -67,7 +68,7 @@ FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
 
 
-class NotesEngine(LazyVectors, NotesPresenting, Engine):
+class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = TIERS
@@ -78,9 +79,12 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
                  cache_dir: str | None = None, wait_for_index: bool = False,
-                 notes: list[Note] | None = None, progress=None) -> None:
+                 notes: list[Note] | None = None, progress=None, static: Embedder | bool | None = None) -> None:
         """A corpus folder or file; or ``notes`` already read (a test collection), ``root`` naming them;
-        ``progress(done, of, what)``: told how reading a large folder moves."""
+        ``progress(done, of, what)``: told how reading a large folder moves; ``static``: the embedder
+        whose vectors stand in while the model's index builds (engines/notes/static_first.py): the
+        shipped static one where the engine chooses its own model (``embedder`` None), none where a
+        caller gives its own model, unless given too (True: the shipped one)."""
         self.root = Path(root)
         self._cache_dir = cache_dir
         # CorpusError for a missing/unreadable root; a folder's notes come from its saved index where
@@ -92,6 +96,10 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
                 loaded, store = CorpusLoad(list(notes), []), None
             self.problems: list[Problem] = loaded.problems
             self._embedder = embedder
+            self._static_embedder = static if static is not None and static is not True else None
+            self._static_wanted = static is True or (static is None and embedder is None) or self._static_embedder is not None
+            self._static: SemanticIndex | None = None
+            self._sequence = None
             self.wait_for_index = wait_for_index
             self._lock = threading.Lock()
             self._vectors: SemanticIndex | None = None
@@ -126,6 +134,8 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         self._words.set_notes(notes, ids)
         if self._vectors is not None:
             self._vectors.set_notes(notes, ids)
+            if self._static is not None:
+                self._static.share_notes(self._vectors)
 
     def replace_file(self, path: str, notes: list[Note]) -> None:
         """Take a file's new notes (none: it was removed)."""
@@ -147,7 +157,7 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
             merged = [n for p in sorted(self._by_file) for n in self._by_file[p]]
         self._install(merged)
         if self._vectors is not None and not self.wait_for_index:
-            self._vectors.start()
+            self.start_indexing()
 
     def file_paths(self) -> list[str]:
         """The files the notes come from (absolute paths): what the watcher drops when a folder goes."""
@@ -228,8 +238,8 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         tiers = [TierReport(EXACT, "answered", count=len(self._notes)),
                  TierReport(WORDS, "answered", count=len(self._notes)) if not recall_switched_off()
                  else TierReport(WORDS, "off", enable="unset OLAI_RECALL"),
-                 model_tier_report(SEMANTIC, self._vectors.state() if self._vectors is not None else None,
-                                   recall_switched_off())]
+                 self._with_coverage(model_tier_report(
+                     SEMANTIC, self._vectors.state() if self._vectors is not None else None, recall_switched_off()))]
         return EngineStatus(self.name, str(self.root), len(self._notes), tiers, self.notices())
 
     def notices(self) -> list[str]:
@@ -364,6 +374,7 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         if meaning is not None:
             shown.update(meaning.notes[i].id for i in np.flatnonzero(meaning.best >= floor).tolist())
         shown.update(h.id for h in hits if h.marker == WEAK_GUESS)
+        said_static(hits, meaning)
         return Batch(hits=hits, tiers=[reports[t] for t in FILL_TIERS], total=len(answered) + len(shown - answered))
 
     def _semantic_leg(self, query: str):
@@ -372,7 +383,7 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         if self.wait_for_index:
             index.build(progress=self.waiting("embedding notes"))  # the command line waits for the index ...
         else:
-            index.start()
+            self.start_indexing()
         started = time.perf_counter()  # ... and the tier's time is the answer's, not the build's
         state = index.state()
         if state.state in ("unavailable", "failed"):
@@ -384,7 +395,10 @@ class NotesEngine(LazyVectors, NotesPresenting, Engine):
         floors = index.floor()  # this notebook's own, never under the embedder's (engines/notes/floor.py)
         state = index.state()
         if state.state != "ready":
-            return TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done, of=state.of), ranked, floors
+            ranked = self._static_stand_in(query, ranked, floors)
+            report = self._with_coverage(TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done,
+                                                    of=state.of))
+            return report, ranked, floors
         return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors
 
 

@@ -164,6 +164,26 @@ class SemanticIndex(BackgroundIndex):
             if self._state.state == "ready" and self._missing():
                 self._state = IndexState("idle", self._done_count(), len(self._notes))
 
+    def notes_of(self) -> list[Note]:
+        """The notes the index holds now (the list itself: ``is`` tells whether two indexes hold the same)."""
+        with self._lock:
+            return self._notes
+
+    def share_notes(self, other: "SemanticIndex") -> None:
+        """Take ``other``'s notes, their texts' keys and the texts it still holds: another model's index of
+        the same notes keys the same texts (a key is the text's sha256), so nothing is cut or hashed again.
+        Keyed on its own, the static index of the 100,000-note vault took 7 s before its first batch."""
+        with other._lock:
+            notes, ids, keys, texts = other._notes, other._ids, other._keys, dict(other._texts)
+        with self._lock:
+            self._notes, self._ids, self._keys = notes, ids, keys
+            self._texts = texts  # the rest a count finds missing is cut from the notes then (_recount)
+            self._version += 1
+            self._notes_version += 1
+            self._counted_with = None
+            if self._state.state == "ready" and self._missing():
+                self._state = IndexState("idle", self._done_count(), len(self._notes))
+
     def state(self) -> IndexState:
         with self._lock:
             if self._state.state in ("idle", "building"):

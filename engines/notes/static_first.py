@@ -1,0 +1,188 @@
+"""Meaning first in seconds, then in full: static vectors stand in for the notes MiniLM has not reached.
+
+A cold vault's contextual index (MiniLM through llama.cpp) takes hours at 100,000 notes on 2 cores; the
+static embedder (engines/embed/static.py: a mean of token rows distilled from MiniLM) embeds the same
+passages in about a minute. So a build runs the static index first and the contextual one after it, and
+until the contextual index is complete the semantic tier ranks each note by the vectors it has: its
+contextual ones where they are in, its static ones where not. Once the contextual index is complete
+the static one is no longer asked (it never helped there: docs/embedders.md, "The static embedder").
+
+The two spaces have other cosine scales (the static floor is 0.55, MiniLM's 0.38), so a static cosine
+is mapped onto this notebook's contextual scale by its own floors: its weak bound onto the contextual
+weak bound, its confident floor onto the contextual confident floor (linear between, a shift beyond).
+A static row is then shown ``≈`` only over its own space's floor. Its row says ``"vectors": "static"``
+and keeps its own cosine as its score; the tier says how much of the notebook each kind covers.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from engines.answer import TierReport
+from engines.embed.background_index import BackgroundIndex
+from engines.embed.query import query_vector
+from engines.notes.floor import NotebookFloor
+from engines.notes.semantic import Ranked, SemanticIndex
+
+STATIC_BATCH = 2048  # passages per static embed call: ~0.2 s on 2 cores (MiniLM: 64 in ~0.5 s)
+
+
+class StaticIndex(SemanticIndex):
+    embed_batch = STATIC_BATCH
+    thread_name = "olai-notes-static-index"
+
+
+class Sequenced:
+    """The static index built first, then the contextual one; each keeps its own lifecycle (and cache)."""
+
+    def __init__(self, static: BackgroundIndex, contextual: BackgroundIndex) -> None:
+        self.static, self.contextual = static, contextual
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            state = self.contextual.state()
+            if state.state == "ready":
+                return
+            if state.done == state.of or self.static.state().state in ("ready", "unavailable", "failed"):
+                self.contextual.start()  # nothing for the static vectors to stand in for, or done already
+                return
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="olai-notes-static-first", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        self.static.start()
+        self.static.join()
+        if not self._stop.is_set():
+            self.contextual.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.static.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        self.contextual.stop()
+
+
+def onto(scores: np.ndarray, own: NotebookFloor, other: NotebookFloor) -> np.ndarray:
+    """Cosines of one space mapped onto another's scale by their floors (weak bound to weak bound,
+    confident floor to confident floor; linear between, a shift under and over)."""
+    out = scores - own.confident + other.confident
+    if own.confident > own.weak and other.confident > other.weak:
+        low = scores < own.weak
+        out = np.where(low, scores - own.weak + other.weak, out)
+        between = ~low & (scores < own.confident)
+        span = (other.confident - other.weak) / (own.confident - own.weak)
+        out = np.where(between, other.weak + (scores - own.weak) * span, out)
+    return out.astype(np.float32)
+
+
+class Mixed(Ranked):
+    """A ranking of each note by its contextual vectors where they are in, by its static ones (mapped
+    onto the contextual scale) where not; ``static_cosine`` keeps a static note's own cosine."""
+
+    def __init__(self, notes, index_of, rank, best, from_static: np.ndarray, static_cosine: np.ndarray) -> None:
+        super().__init__(notes, index_of, rank, best)
+        self.from_static = from_static
+        self.static_cosine = static_cosine
+
+    def only(self, allowed: set[str]) -> "Mixed":
+        narrowed = super().only(allowed)
+        return Mixed(narrowed.notes, narrowed.index_of, narrowed.rank, narrowed.best, self.from_static,
+                     self.static_cosine)
+
+
+def mixed(contextual: Ranked, static: Ranked, floors: NotebookFloor, static_floors: NotebookFloor) -> Mixed:
+    from_static = (contextual.rank == -np.inf) & (static.rank > -np.inf)
+    rank = np.where(from_static, onto(static.rank, static_floors, floors), contextual.rank)
+    best = np.where(from_static, onto(static.best, static_floors, floors), contextual.best)
+    return Mixed(contextual.notes, contextual.index_of, rank.astype(np.float32), best.astype(np.float32),
+                 from_static, static.best)
+
+
+def coverage(done: int, static_done: int, of: int) -> tuple[dict[str, float], str]:
+    """How much of the notebook each kind of vectors answers for: the tier's ``vectors`` and its words."""
+    share = {"static": round(static_done / of, 3) if of else 0.0, "contextual": round(done / of, 3) if of else 0.0}
+    return share, f"static {share['static']:.0%}, contextual {share['contextual']:.0%}".replace("%", " %")
+
+
+def said_static(hits, meaning) -> None:
+    """A row found by its static vectors says so and keeps its own cosine as its score (in place)."""
+    if not isinstance(meaning, Mixed):
+        return
+    for hit in hits:
+        if hit.tier != "semantic":
+            continue
+        m = meaning.index_of.get(hit.id)
+        if m is not None and meaning.from_static[m]:
+            hit.extras["vectors"] = "static"
+            hit.score = round(float(meaning.static_cosine[m]), 4)
+
+
+class StaticStandIn:
+    """The notes engine's side of it: the static index beside the model's, built first, asked for the
+    notes the model's index lacks. The engine keeps ``_static_wanted``, ``_static_embedder``,
+    ``_static``, ``_sequence``, ``_lock``, ``root``, ``_cache_dir``, ``_notes`` and ``_ids``."""
+
+    @property
+    def static_vectors(self) -> SemanticIndex | None:
+        """The static stand-in's index (made on first use), or None where this engine has none."""
+        if not self._static_wanted:
+            return None
+        if self._static is not None:
+            return self._static
+        from engines.embed.static import StaticEmbedder
+
+        contextual = self.vectors
+        index = StaticIndex(self._static_embedder or StaticEmbedder(), scope=str(self.root.resolve()),
+                            cache_dir=self._cache_dir)
+        index.open_cache()
+        index.share_notes(contextual)  # the model's index keyed these notes already
+        with self._lock:  # published keyed, so no build ever starts on an index without its notes
+            if self._static is None:
+                self._static = index
+            index = self._static
+        if index.notes_of() is not contextual.notes_of():  # the notes changed meanwhile
+            index.share_notes(contextual)
+        return index
+
+    def start_indexing(self) -> None:
+        """The static index first where there is one, then the model's (static_first.Sequenced)."""
+        contextual, static = self.vectors, self.static_vectors
+        if static is None:
+            contextual.start()
+            return
+        with self._lock:
+            if self._sequence is None:
+                self._sequence = Sequenced(static, contextual)
+        self._sequence.start()
+
+    def stop_indexing(self) -> None:
+        if self._sequence is not None:
+            self._sequence.stop()
+        super().stop_indexing()
+
+    def _static_stand_in(self, query: str, ranked, floors):
+        """The contextual ranking with the static vectors standing in for the notes it lacks."""
+        static = self._static
+        if static is None or static.state().done == 0:
+            return ranked
+        vector = query_vector(static.embedder, query, "semantic")
+        if isinstance(vector, TierReport):  # the stand-in failing leaves the model's own answer
+            return ranked
+        return mixed(ranked, static.ranked(vector), floors, static.floor())
+
+    def _with_coverage(self, report: TierReport) -> TierReport:
+        """An indexing report says what each kind of vectors covers (``static 100 %, contextual 12 %``)."""
+        if report.status != "indexing" or self._static is None or not report.of:
+            return report
+        report.vectors, said = coverage(report.done or 0, self._static.state().done, report.of)
+        report.reason = report.reason or said
+        return report
