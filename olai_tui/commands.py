@@ -50,8 +50,10 @@ def open_engine(name: str, corpus: Path | None, wait_for_index: bool, progress: 
 # How long a one-shot `olai-tui search` waits for a meaning index that is still building before it
 # answers with what is ready (the evidence tiers, and the meaning of what is indexed) and says what is
 # still indexing: a person at a prompt, or a script, is not kept waiting for an hours-long build.
-# `--wait` waits for the whole index; `olai-tui index` builds it with a progress bar.
-SEARCH_WAIT_S = 2.0
+# `--wait` waits for the whole index; `olai-tui index` builds it with a progress bar. The MCP face's
+# grace is the same 1.5 s. On the 100,000-note vault (text index warm, meaning cold) the whole command
+# took 4.06-4.45 s wall over three runs (docs/bench-notes.md, "One-shot search on a cold vault").
+SEARCH_WAIT_S = 1.5
 
 
 def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers: str | None, as_json: bool,

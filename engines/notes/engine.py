@@ -44,6 +44,7 @@ from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bo
 from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
+from engines.embed.index_state import IndexState
 from engines.gcpause import paused_gc
 from engines.memory import give_back_free_memory
 from engines.embed.query import query_vector
@@ -239,7 +240,8 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
                  TierReport(WORDS, "answered", count=len(self._notes)) if not recall_switched_off()
                  else TierReport(WORDS, "off", enable="unset OLAI_RECALL"),
                  self._with_coverage(model_tier_report(
-                     SEMANTIC, self._vectors.state() if self._vectors is not None else None, recall_switched_off()))]
+                     SEMANTIC, self._vectors.state() if self._vectors is not None else
+                     IndexState("building", 0, len(self._notes)) if self.being_made() else None, recall_switched_off()))]
         return EngineStatus(self.name, str(self.root), len(self._notes), tiers, self.notices())
 
     def notices(self) -> list[str]:
@@ -379,6 +381,8 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
 
     def _semantic_leg(self, query: str):
         """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""
+        if not self.wait_for_index and self.being_made():  # made in the background (start): not waited for
+            return TierReport(SEMANTIC, "indexing", None, 0, done=0, of=len(self._notes)), None, unmeasured(0.0)
         index = self.semantic
         if self.wait_for_index:
             index.build(progress=self.waiting("embedding notes"))  # the command line waits for the index ...

@@ -131,6 +131,9 @@ class StaticStandIn:
     notes the model's index lacks. The engine keeps ``_static_wanted``, ``_static_embedder``,
     ``_static``, ``_sequence``, ``_lock``, ``root``, ``_cache_dir``, ``_notes`` and ``_ids``."""
 
+    _making: threading.Thread | None = None
+    _closing = False
+
     @property
     def static_vectors(self) -> SemanticIndex | None:
         """The static stand-in's index (made on first use), or None where this engine has none."""
@@ -164,7 +167,41 @@ class StaticStandIn:
                 self._sequence = Sequenced(static, contextual)
         self._sequence.start()
 
+    def start(self) -> None:
+        """Start indexing in the background, making the indexes there too: keying a 100,000-note vault's
+        passages and loading the model took 11 s, which a one-shot search's wait budget (2 s) or the
+        workbench's open must not sit through. A search meanwhile says ``indexing 0/N``."""
+        from engines.tiers import recall_switched_off
+
+        if recall_switched_off():
+            return
+        with self._lock:
+            if self._vectors is not None or self._making is not None:
+                made = self._vectors is not None and self._making is None
+            else:
+                self._making = threading.Thread(target=self._make_and_start, name="olai-notes-make-index",
+                                                daemon=True)  # a closed engine's is left to finish alone
+                self._making.start()
+                return
+        if made:
+            self.start_indexing()
+
+    def _make_and_start(self) -> None:
+        try:
+            self.vectors
+            self.static_vectors
+        finally:
+            with self._lock:
+                self._making = None
+        if not self._closing:
+            self.start_indexing()
+
+    def being_made(self) -> bool:
+        """The indexes are being made in the background (``start``): a search does not wait for them."""
+        return self._making is not None
+
     def stop_indexing(self) -> None:
+        self._closing = True  # an index still being made is not started once made
         if self._sequence is not None:
             self._sequence.stop()
         super().stop_indexing()
