@@ -1,11 +1,12 @@
-"""Both embedding models side by side on the same machine in the same run: query embedding p50/p95 (one
+"""The embedding models side by side on the same machine in the same run: query embedding p50/p95 (one
 thread, as the engines embed a query), document throughput in tokens per second, and resident memory.
 
     python -m engines.eval.embed_bench [--queries N] [--json]
 
 The queries are the roadmap dev set's (engines/eval/roadmap/dev.jsonl: short requests of every kind), the
 documents the demo notebook's notes; the models alternate query by query, so a busy neighbour slows both
-alike and the ratio holds when the absolute figures do not.
+alike and the ratio holds when the absolute figures do not. The static embedder (engines/embed/static.py)
+is measured beside them on the same notes, read STATIC_REPEATS times over (once is a few milliseconds).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engines.eval.metrics import percentile
 from engines.locations import fixtures_dir
 
 DEV = Path(__file__).resolve().parent / "roadmap" / "dev.jsonl"
+STATIC_REPEATS = 100
 
 
 def _rss_mb() -> float:
@@ -59,6 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         embedder.embed(["warm up"], "query")
         embedder.embed(["warm up"], "document")
         models[spec.name] = {"embedder": embedder, "rss_load_mb": round(_rss_mb() - before, 1), "ms": []}
+    from engines.embed.static import StaticEmbedder
+
+    before = _rss_mb()
+    static = StaticEmbedder()
+    static.embed(["warm up"] * 300, "document")  # both tokenizer threads' vocabularies loaded
+    models[static.info().name] = {"embedder": static, "rss_load_mb": round(_rss_mb() - before, 1), "ms": [],
+                                  "repeats": STATIC_REPEATS}
     queries = _queries(args.queries)
     for q in queries:
         for row in models.values():
@@ -69,9 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     report = {"queries": len(queries), "documents": len(docs), "rss_start_mb": round(rss0, 1), "models": {}}
     for name, row in models.items():
         embedder = row["embedder"]
-        tokens = sum(embedder.count_tokens(d) for d in docs)
+        texts = docs * row.get("repeats", 1)
+        tokens = sum(embedder.count_tokens(d) for d in texts)
         start = time.perf_counter()
-        embedder.embed(docs, "document")
+        embedder.embed(texts, "document")
         seconds = time.perf_counter() - start
         report["models"][name] = {"query_p50_ms": round(percentile(row["ms"], 50), 2),
                                   "query_p95_ms": round(percentile(row["ms"], 95), 2),
