@@ -7,7 +7,9 @@ Configurations (each ranks the chunks of the code engine's own corpus of the rep
 - ``lexical_plain``: the lexical tier's fielded BM25 without the code-aware ranking (the ablation);
 - ``lexical``: the shipped default, the engine's lexical tier;
 - ``embedding``: the engine's embedding tier alone (every chunk embedded; vectors cached by content);
-- ``fused``: the engine with both tiers, merged as shipped.
+- ``fused``: the engine with both tiers, merged as shipped;
+- ``static_embedding``, ``static_fused``: ``embedding`` and ``fused`` with the static embedder
+  (engines/embed/static.py) as the code model: semble's static-vectors-with-BM25 setup on our engine.
 
 Figures per repository: NDCG@10 over chunks and over files, per category, the index time (read,
 parse and BM25 build of the engine) and the median query time.
@@ -25,8 +27,8 @@ import numpy as np
 
 from engines.eval.semble import (CATEGORIES, Chunk, Query, Repo, file_ndcg, mean, ndcg, percentile)
 
-CONFIGS = ("bm25_raw", "lexical_plain", "lexical", "embedding", "fused")
-MODEL_CONFIGS = frozenset({"embedding", "fused"})
+CONFIGS = ("bm25_raw", "lexical_plain", "lexical", "embedding", "fused", "static_embedding", "static_fused")
+MODEL_CONFIGS = frozenset({"embedding", "fused", "static_embedding", "static_fused"})
 DEFAULT_CONFIGS = tuple(c for c in CONFIGS if c not in MODEL_CONFIGS)  # the model's need every chunk embedded first
 DEPTH = 50  # rows asked of each configuration: 10 scored as chunks, the rest let the file view find 10 files
 
@@ -77,6 +79,7 @@ class RepoRun:
         self.root = os.path.abspath(repo.root)
         self.embed_s: float | None = None
         self._raw: RawBM25 | None = None
+        self._static = None  # the engine with the static embedder as its model, made when first asked
 
     def chunk(self, position: int) -> Chunk:
         s = self.engine.symbols[position]
@@ -94,8 +97,16 @@ class RepoRun:
         if config == "lexical_plain":
             lexical = engine.lexical_tier
             return lambda q: [self.chunk(p) for p, _ in lexical.plain(q, DEPTH)]
+        if config.startswith("static_"):
+            if self._static is None:
+                from engines.code.engine import CodeEngine
+                from engines.embed.static import StaticEmbedder
+
+                self._static = CodeEngine(root=self.repo.root, embedder=StaticEmbedder(), wait_for_index=True)
+                self._static.build_index()
+            engine, config = self._static, config.removeprefix("static_")
         tiers = {"lexical": ("lexical",), "embedding": ("embedding",), "fused": ("lexical", "embedding")}[config]
-        if "embedding" in tiers and self.embed_s is None:
+        if "embedding" in tiers and self.embed_s is None and engine is self.engine:
             started = time.perf_counter()
             engine.build_index(progress=self.progress)
             self.embed_s = time.perf_counter() - started
@@ -112,6 +123,8 @@ class RepoRun:
 
     def close(self) -> None:
         self.engine.close()
+        if self._static is not None:
+            self._static.close()
 
 
 def run_repo(repo: Repo, queries: Sequence[Query], configs: Sequence[str], embedder=None,
