@@ -403,6 +403,8 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
             report = self._with_coverage(TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done,
                                                     of=state.of))
             return report, ranked, floors
+        if self._static is not None:
+            self.let_static_go()
         return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors
 
 

@@ -108,6 +108,8 @@ def test_contextual_vectors_replace_the_static_ones_and_then_answer_alone(held, 
             assert answer.tier("semantic").vectors is None
             assert all("vectors" not in h.extras for h in answer.hits), query
             assert [h.to_json() for h in answer.hits] == [h.to_json() for h in ask(alone, query).hits], query
+        assert engine.static_vectors is None  # let go once the model's index answered complete
+        assert {t.name: t for t in engine.status().tiers}["semantic"].vectors is None
     finally:
         alone.close()
 
