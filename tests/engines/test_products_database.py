@@ -79,7 +79,9 @@ def sqlite_catalogue(path: Path, tables: dict[str, list[list[str]]]) -> Path:
 
 
 def answer_json(corpus: str, capsys, query: str = "kaurajuoma") -> dict:
-    assert main(["search", "products", query, "--corpus", corpus, "--json"]) == 0
+    # --wait: the two answers are compared whole, so neither may stop at the one-shot budget with its vectors
+    # still indexing (the reason then names the corpus, which differs, and may be ready in one but not the other)
+    assert main(["search", "products", query, "--corpus", corpus, "--json", "--wait"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
