@@ -1,12 +1,13 @@
 """Choosing the fused blend's weight on semble's dev repositories (never the held-out ones).
 
-    .venv/bin/python -m engines.eval.semble_blend [--weights 0,0.1,0.2,0.3] [--repos a,b]
+    .venv/bin/python -m engines.eval.semble_blend [--weights 0,0.1,0.2,0.3] [--repos a,b] [--static]
 
 Each dev repository is indexed once with the embedding tier from the vector cache (fill it first:
 tools/embed_semble.py, or one `eval code --dataset semble --configs fused` run), then every weight
 ranks the repository's queries as the shipped `fused` does (engines/code/merge.py ``blend``; symbol-
 shaped queries keep ``BLEND_WEIGHT_SYMBOL``). Prints mean NDCG@10 over repositories per weight, with
 the semantic / architecture / symbol means, scored as `olai-tui eval code --dataset semble` scores.
+``--static``: the static embedder (engines/embed/static.py) as the code model, as ``static_fused``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--weights", default="0,0.1,0.2,0.3,0.5")
     parser.add_argument("--repos", default=None)
+    parser.add_argument("--static", action="store_true", help="the static embedder as the code model")
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",")]
     data = shared_data() / "code" / "semble"
@@ -39,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # the eval's own fused ranker (it builds the embedding index from the cache and checks it is
             # whole); the engine reads BLEND_WEIGHT at each search, so each weight below takes effect
-            rank = run.ranker("fused")
+            rank = run.ranker("static_fused" if args.static else "fused")
             for w in weights:
                 code_engine.BLEND_WEIGHT = w
                 scores, cats = [], {}
