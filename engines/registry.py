@@ -142,12 +142,36 @@ def _open_notes(corpus: Path, wait_for_index: bool = False, progress: WaitProgre
 
 
 def _open_code(corpus: Path | None, wait_for_index: bool = False, modules: list[str] | tuple = (),
-               progress: WaitProgress | None = None) -> Engine:
+               progress: WaitProgress | None = None, backend: str | None = None, uri: str | None = None,
+               tree: str | None = None) -> Engine:
     from engines.code.engine import CodeEngine
 
     modules = [m for m in (modules or []) if m]
     read = None if progress is None else (lambda done, of: progress(done, of, "reading files"))
-    return CodeEngine(None if modules else corpus, modules=modules, wait_for_index=wait_for_index, progress=read)
+    return CodeEngine(None if modules else corpus, modules=modules, wait_for_index=wait_for_index, progress=read,
+                      search=_code_search(backend, uri, tree))
+
+
+def _code_search(backend: str | None, uri: str | None, tree: str | None):
+    """``--backend``/``--uri``/``--tree`` over config's ``[code.search]``; None when none is given."""
+    if not (backend or uri or tree):
+        return None
+    from dataclasses import replace
+
+    from engines.code.milvus.router import checked, settings_from_config
+
+    settings = replace(settings_from_config()[0], **{k: v for k, v in
+                                                     {"backend": backend, "uri": uri, "tree": tree}.items() if v})
+    settings, problem = checked(settings, "--backend/--uri")
+    if problem:
+        raise BadInput(problem.replace("; the local index answers", ""))
+    return settings
+
+
+def _publish_code(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
+    from engines.code.milvus.publishing import publish_command
+
+    return publish_command(open_engine, options, console)
 
 
 def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
@@ -172,6 +196,30 @@ PRODUCTS_INDEX = (
     Option("index_type", "with milvus, the vector index (FLAT; HNSW on a cluster)", default="FLAT"),
     Option("force", "with milvus, publish a new version even when the rows are those already published",
            kind="flag", default=False),
+)
+
+
+# `olai-tui index code --backend milvus --uri URI [--tree NAME] [--collection NAME] [--words-only]
+# [--rollback | --status | --force]`
+CODE_INDEX = (
+    Option("backend", "milvus publishes the tree's symbols to Milvus at --uri", choices=("local", "milvus"),
+           default="local"),
+    Option("uri", "the Milvus to publish to (http://HOST:19530)"),
+    Option("tree", "the name the tree is published and searched under (default: its folder's name)"),
+    Option("collection", "the collection holding the trees (default: olai_code)"),
+    Option("rollback", "with milvus, move the tree's pointer back one version", kind="flag", default=False),
+    Option("status", "with milvus, list the tree's published versions", kind="flag", default=False),
+    Option("force", "with milvus, publish a new version even when the symbols are those already published",
+           kind="flag", default=False),
+    Option("words_only", "with milvus, publish the words without vectors (the fused tier stays local)",
+           kind="flag", default=False),
+)
+CODE_SEARCH = (
+    Option("modules", "installed modules to search instead of a folder", "list", instead_of_corpus=True),
+    Option("backend", "who answers the tiers: local (default), milvus (the local index the fallback), "
+           "milvus-only", choices=("local", "milvus", "milvus-only")),
+    Option("uri", "the Milvus a milvus backend asks (http://HOST:19530)"),
+    Option("tree", "the name the tree is published under (default: its folder's name)"),
 )
 
 
@@ -205,7 +253,6 @@ register(EngineSpec("products", "a product catalogue: hard rules, fused recall, 
                     engine_class=_class("engines.products.engine", "ProductsEngine")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),
-                    options=(Option("modules", "installed modules to search instead of a folder", "list",
-                                    instead_of_corpus=True),),
+                    options=CODE_SEARCH, index_options=CODE_INDEX, index_command=_publish_code,
                     reads_with_progress=True, sample_query="rate limiter",
                     engine_class=_class("engines.code.engine", "CodeEngine")))

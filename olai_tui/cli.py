@@ -10,6 +10,7 @@ import argparse
 import math
 import os
 import sys
+from typing import Any
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -106,32 +107,45 @@ def _version() -> str:
 def _engine_options(parser: argparse.ArgumentParser, field: str = "options") -> None:
     """Every option some engine declares (``field``: its search options, or its index options), as
     --NAME; an engine that does not take one says so. Search options sorted by name, index options in
-    the order declared (products' --backend first)."""
-    seen: dict[str, tuple[Option, list[str]]] = {}
+    the order declared (products' --backend first). A name several engines declare with other values
+    (code's and products' --backend) is checked against the chosen engine's own values by ``_options``."""
+    seen: dict[str, tuple[Option, list[str], set]] = {}
     for spec in registry.specs():
         for option in getattr(spec, field):
-            seen.setdefault(option.name, (option, []))[1].append(f"{spec.name}: {option.help}")
-    for name, (option, helps) in sorted(seen.items()) if field == "options" else seen.items():
+            entry = seen.setdefault(option.name, (option, [], set()))
+            entry[1].append(f"{spec.name}: {option.help}")
+            entry[2].add(option.choices)
+    taken = set(parser._option_string_actions)  # a search option an index option shares (code's --backend)
+    for name, (option, helps, choices) in sorted(seen.items()) if field == "options" else seen.items():
+        if _flag(name) in taken:
+            action = parser._option_string_actions[_flag(name)]
+            action.choices, action.help = None, f"{action.help}; {'; '.join(helps)}"
+            continue
         if option.kind == "flag":
             parser.add_argument(_flag(name), action="store_true", help="; ".join(helps))
         else:
-            parser.add_argument(_flag(name), choices=option.choices or None, default=option.default,
-                                help="; ".join(helps))
+            shared = len(choices) == 1
+            parser.add_argument(_flag(name), choices=(option.choices or None) if shared else None,
+                                default=option.default if shared else None, help="; ".join(helps))
 
 
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def _options(args: argparse.Namespace, engine: str, field: str = "options") -> dict:
+def _options(args: argparse.Namespace, engine: str, field: str = "options", besides: frozenset = frozenset()) -> dict:
     """The engine options given on the command line (a value other than the declared default), read as
-    the engine declares them."""
+    the engine declares them; ``besides``: names checked elsewhere (an index command's own options)."""
     out = {}
+    own = {o.name: o for o in getattr(registry.spec(engine), field)}
     for spec in registry.specs():
         for option in getattr(spec, field):
             value = getattr(args, option.name, None)
-            if value is None or value is False or value == option.default or option.name in out:
+            declared = own.get(option.name, option)
+            if value is None or value is False or value == declared.default or option.name in out or option.name in besides:
                 continue
+            if option.name in own and declared.choices and value not in declared.choices:
+                raise UsageError(f"{_flag(option.name)}: {value!r} is not one of {', '.join(declared.choices)}")
             if option.kind == "list":
                 items = [v.strip() for v in value.split(",") if v.strip()]
                 if not items:
@@ -142,12 +156,16 @@ def _options(args: argparse.Namespace, engine: str, field: str = "options") -> d
     known = {o.name for o in getattr(registry.spec(engine), field)}
     for name in out:
         if name not in known:
-            raise UsageError(f"{_flag(name)}: only the {_takers(name, field)} engine takes it, not {engine}")
+            raise UsageError(f"{_flag(name)}: only the {_takers(name, field)} not {engine}")
     return out
 
 
 def _takers(option: str, field: str) -> str:
-    return ", ".join(s.name for s in registry.specs() if any(o.name == option for o in getattr(s, field)))
+    """"products engine takes it," or "products and code engines take it," """
+    names = [s.name for s in registry.specs() if any(o.name == option for o in getattr(s, field))]
+    if len(names) == 1:
+        return f"{names[0]} engine takes it,"
+    return f"{', '.join(names[:-1])} and {names[-1]} engines take it,"
 
 
 def _console(name: str) -> Console:
@@ -245,13 +263,17 @@ def _index_command(engine: str, args: argparse.Namespace) -> int:
     from olai_tui import commands
 
     spec = registry.spec(engine)
-    _options(args, engine)  # a search option of another engine is still a bad argument here
+    _options(args, engine, besides=frozenset(o.name for o in spec.index_options))  # another engine's: bad here
     if spec.index_command is None:
         raise UsageError(f"index: {engine} declares index options but no command to run them")
     corpus = _corpus(args.corpus, engine) or spec.default_corpus()
-    options = {o.name: getattr(args, o.name, o.default) for o in spec.index_options}
+    options = {o.name: _given(getattr(args, o.name, None), o.default) for o in spec.index_options}
     return spec.index_command(lambda: commands.open_engine(engine, corpus, wait_for_index=True), options,
                               _console("olai-tui"))
+
+
+def _given(value: Any, default: Any) -> Any:
+    return default if value is None else value
 
 
 def _bench(engine: str, args: argparse.Namespace) -> int:

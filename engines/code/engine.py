@@ -37,6 +37,8 @@ from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_coun
 from engines.code.meaning import Meaning, hits_of, nearest
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, blend, fill,
                                 fuse)
+from engines.code.milvus.routed import Routed
+from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
 from engines.code.symbols import Symbol
@@ -64,10 +66,11 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
                  remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 persist: bool = True) -> None:
+                 persist: bool = True, search: SearchSettings | None = None) -> None:
         """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
         ``progress(files read, of)`` while a tree is read. ``persist``: keep the tree's index in the
         cache (under ``cache_dir`` when given, else the user cache) and read it back on the next open.
+        ``search``: which backend answers (engines/code/milvus/router.py); None: config's ``[code.search]``.
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -106,6 +109,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
         self._lock = threading.Lock()
+        self._router = Routed(self, search)
         self._install(index, write=changed)
 
     def _open(self, progress: Callable[[int, int], None] | None = None) -> tuple[CodeIndex, bool]:
@@ -194,6 +198,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
     def close(self) -> None:
         self.stop_indexing()
         self.wait_saved()
+        self._router.close()
 
     def wait_saved(self) -> None:
         """Block until the cache holds the latest index (tests, the benchmark, close)."""
@@ -248,7 +253,11 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
-        return list(self._engine_notices) + self.vector_notices()
+        return list(self._engine_notices) + self._router.notices() + self.vector_notices()
+
+    def fingerprint(self) -> str:
+        """Which symbols the index holds now (a published tree's version is checked against it)."""
+        return self._router.fingerprint(self._index, self._symbols)
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
@@ -256,10 +265,12 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         with self._lock:
             lexical, symbols = self._lexical, self._symbols
         started = time.perf_counter()
+        extras: dict = {}
         if LEXICAL in wanted:
-            ranked = lexical.search(query, max(limit, CANDIDATES))
-            total = lexical.matches(query) if ranked else 0
+            ranked, total, extras, failed = self._router.lexical(lexical, query, max(limit, CANDIDATES))
             lexical_report = TierReport(LEXICAL, "answered" if ranked else "empty", ms_since(started), min(limit, len(ranked)))
+            if failed:
+                lexical_report = TierReport(LEXICAL, "failed", ms_since(started), 0, reason=failed)
         else:
             ranked, total = [], 0
             lexical_report = TierReport(LEXICAL, "off", None, 0, enable="add lexical to --tiers")
@@ -271,9 +282,14 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
             else:
                 embedding_report = TierReport(EMBEDDING, "skipped", None, 0, reason="nothing to search for")
             yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, embedding_report],
-                        total=total)
+                        total=total, extras=extras)
             return
 
+        remote = self._router.meaning(query, extras)  # Milvus's nearest symbols, when it holds this model's
+        if remote is not None:
+            yield self._fused(symbols, lexical, query, ranked, remote, limit, wanted, lexical_report, extras,
+                              time.perf_counter())
+            return
         index = self.vectors
         if self.wait_for_index and index.state().state != "ready":
             index.build(progress=self.waiting("embedding symbols"))
@@ -283,7 +299,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         if state.state != "ready" or self.merge == "merged":
             # Lexical at once; meaning (what is embedded so far) fills what is left.
             shown = fill(ranked, [], limit)
-            yield Batch(hits=hits_of(symbols, shown), tiers=[lexical_report], total=total)
+            yield Batch(hits=hits_of(symbols, shown), tiers=[lexical_report], total=total, extras=extras)
             if state.state in ("unavailable", "failed"):
                 yield Batch(hits=[], tiers=[TierReport(EMBEDDING, state.state, None, 0, reason=state.reason,
                                                        enable=state.enable)])
@@ -307,8 +323,14 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         started = time.perf_counter()
         meaning = self.embedding_ranking(query)
         if isinstance(meaning, TierReport):
-            yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total)
+            yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total,
+                        extras=extras)
             return
+        yield self._fused(symbols, lexical, query, ranked, meaning, limit, wanted, lexical_report, extras, started)
+
+    def _fused(self, symbols, lexical: LexicalIndex, query: str, ranked, meaning: Meaning, limit: int, wanted,
+               lexical_report: TierReport, extras: dict, started: float) -> Batch:
+        """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions."""
         # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
         if lexical.shape.has_paths and ranked:
             weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else BLEND_WEIGHT
@@ -318,8 +340,8 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
-        yield Batch(hits=hits_of(symbols, merged), tiers=[lexical_report, embedding_report],
-                    total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused"})
+        return Batch(hits=hits_of(symbols, merged), tiers=[lexical_report, embedding_report],
+                     total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused", **extras})
 
     def embedding_ranking(self, query: str) -> "Meaning | TierReport":
         """The symbols nearest the query above the embedder's floor, best first, and how many there are."""

@@ -88,6 +88,20 @@ class VectorIndex(BackgroundIndex):
         cosines = matrix @ np.asarray(query_vector, dtype=np.float32)
         return rows, cosines, cosines - DENSITY_WEIGHT * density
 
+    def whole(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every item's vector and neighbourhood density, in item order (a publish to Milvus); the index
+        must be ready (``build`` first)."""
+        with self._lock:
+            self._refresh_matrix()
+            rows, matrix, keys = self._ready_rows, self._matrix, self._keys
+            if len(rows) != len(keys):
+                raise RuntimeError(f"the index holds {len(rows)} of {len(keys)} vectors: build it first")
+            whole = all(k in self._density for k in keys)  # as ``scores``: densities only when all are known
+            density = np.asarray([self._density[k] if whole else 0.0 for k in keys], np.float32)
+        ordered = np.empty_like(matrix)
+        ordered[rows] = matrix
+        return ordered, density
+
     # -- internals -----------------------------------------------------------------------------
     def _done(self) -> int:
         cache = self._cache

@@ -27,7 +27,7 @@ from engines.breaker import Breaker
 from engines.eval.metrics import percentile
 from engines.locations import demo_corpus
 from engines.products.backends import publish as pub
-from engines.products.backends.local import LocalMilvus
+from engines.milvus.server import LocalMilvus
 from engines.products.backends.router import RecallSettings, catalogue_name, router_for
 from engines.products.engine import ProductsEngine
 from engines.products.recall import SOURCES

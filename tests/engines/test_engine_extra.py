@@ -266,7 +266,7 @@ def test_the_cli_runs_a_registered_engines_index_options_through_its_declared_co
     assert main(["index", "notes", "--words"]) == 2
     assert capsys.readouterr().err == "olai-tui: --words: only the lines engine takes it, not notes\n"
     assert main(["index", "lines", "--backend", "milvus"]) == 2
-    assert capsys.readouterr().err == "olai-tui: --backend: only the products engine takes it, not lines\n"
+    assert capsys.readouterr().err == "olai-tui: --backend: only the products and code engines take it, not lines\n"
     index_help = build_parser()._subparsers._group_actions[0].choices["index"].format_help()
     assert "lines: count the words instead of indexing" in index_help and "--longer-than" in index_help
 

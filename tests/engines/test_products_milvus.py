@@ -16,7 +16,7 @@ pytest.importorskip("pymilvus", reason="the milvus extra: pip install -e '.[milv
 
 from engines.eval.food import load_food_requests  # noqa: E402
 from engines.products.backends import publish as pub  # noqa: E402
-from engines.products.backends.local import LocalMilvus  # noqa: E402
+from engines.milvus.server import LocalMilvus  # noqa: E402
 from engines.products.backends.router import RecallRouter, RecallSettings, router_for  # noqa: E402
 from engines.products.engine import ProductsEngine  # noqa: E402
 from olai_tui.cli import main  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("pymilvus", reason="the milvus extra: pip install -e '.[milvus]' (make test installs it)")
 
 from engines.products.backends import publish as pub  # noqa: E402
-from engines.products.backends.local import LocalMilvus  # noqa: E402
+from engines.milvus.server import LocalMilvus  # noqa: E402
 from engines.breaker import Breaker
 from engines.products.backends.router import RecallSettings, router_for  # noqa: E402
 from engines.products.backends.router import _late as late  # noqa: E402

@@ -9,9 +9,11 @@ never know which backend answered; the answer says so (``recall_backend``, ``rec
 | `router.py` | memory / milvus / milvus-only / memory-only, the 400 ms deadline, the breaker, the config |
 | `milvus.py` | one round trip to Milvus for the `words` (BM25) and `vectors` lists, filters pushed down |
 | `collection.py` | the Milvus collection: fields, the rows of a catalogue, its fingerprint |
-| `publish.py` | versioned collections and the published pointer: publish, rollback, status |
-| `local.py` | milvus-lite's own binary on loopback, started and stopped by PID (tests, the bench) |
-| `bench.py` | memory against Milvus in one run: publish time, recall p50/p90, same first product |
+| `publish.py` | a catalogue's versioned collections: publish, rollback, status |
+
+What every Milvus backend shares (the deadline and breaker, the published pointer, milvus-lite's binary
+on loopback) is engines/milvus/, which code's search uses too; memory against Milvus in one run is
+engines/eval/milvus_bench.py.
 
 pymilvus is an optional extra (``pip install -e '.[milvus]'``): nothing here imports it until a
 Milvus backend is asked for, and the memory backend needs none of it.

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engines.products.backends import collection as coll
-from engines.products.backends.publish import describe, quiet_client_log, read_pointer
+from engines.milvus.versions import describe, new_client, read_pointer
 from engines.products.recall import QUOTAS
 from engines.products.request import Request
 
@@ -48,10 +48,7 @@ class MilvusRecall:
     def _connect(self, timeout: float):
         with self._lock:
             if self._client is None:
-                from pymilvus import MilvusClient
-
-                quiet_client_log()
-                self._client = MilvusClient(uri=self.uri, token=self.token or "", timeout=timeout)
+                self._client = new_client(self.uri, self.token, timeout)
             client = self._client
             if self.collection is None:
                 self.collection = self._resolve(client, timeout)

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 
 from engines.breaker import Breaker
+from engines.milvus.asking import DEADLINE_S, DeadlineAsk, late as _late  # noqa: F401 - _late: the tests read it
 from engines.products.recall import Recall
 
 BACKENDS = ("memory", "milvus", "milvus-only", "memory-only")
-DEADLINE_S = 0.4  # Milvus on loopback answers Icecat in a few ms (bench.py); 400 ms is a stalled server
 NOT_READY = ("indexing", "unavailable", "failed")
 
 
@@ -45,13 +43,20 @@ class RecallRouter:
         if backend in ("milvus", "milvus-only") and milvus is None:
             raise ValueError(f"recall backend {backend}: no Milvus configured (uri)")
         self.backend, self.milvus, self.deadline_s = backend, milvus, deadline_s
-        self.breaker = breaker or Breaker()
-        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="olai-recall-router")
+        self.asking = DeadlineAsk(deadline_s, breaker, name="olai-recall-router")
+
+    @property
+    def breaker(self):
+        return self.asking.breaker
+
+    @breaker.setter
+    def breaker(self, breaker) -> None:  # a test's breaker with its own clock
+        self.asking.breaker = breaker
 
     def close(self) -> None:
         if self.milvus is not None:
             self.milvus.close()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.asking.close()
 
     def recall(self, engine, request, sources: tuple[str, ...], allowed) -> tuple[Recall, str, str | None]:
         """(the fused recall, the backend that answered, why it fell back or None)."""
@@ -85,10 +90,9 @@ class RecallRouter:
         return engine.index.recall(request, engine.vectors if vectors_on else None, sources, allowed=allowed)
 
     def _ask_milvus(self, engine, request, sources, allowed, vectors_on) -> tuple[Recall | None, str | None]:
-        if not self.breaker.closed():
-            return None, (f"breaker open after {self.breaker.failures} failures in a row "
-                          f"(next try in {self.breaker.seconds_left():.0f} s)" if not self.breaker.probing else
-                          f"breaker open after {self.breaker.failures} failures in a row (a probe is out)")
+        refused = self.asking.refusal()
+        if refused:
+            return None, refused
         started = time.monotonic()
         query_vector, floor = None, 0.0
         if vectors_on:
@@ -98,45 +102,15 @@ class RecallRouter:
                 query_vector = embedder.embed([request.text[:300]], "query")[0]
             except Exception as exc:  # noqa: BLE001 - no model: memory reports the vectors source itself
                 return None, f"no query vector ({exc})"
-        left = max(0.01, self.deadline_s - (time.monotonic() - started))
-        job = self._pool.submit(self.milvus.lists, request, allowed, engine.catalogue.by_id, query_vector, floor,
-                                "words" in sources, left)
-        try:
-            lists = job.result(timeout=left)
-        except Exception as exc:  # noqa: BLE001 - late, refused, killed, unready: memory answers
-            self.breaker.record(False)
-            self.milvus.forget()
-            if _late(exc):
-                return None, f"no answer within {self.deadline_s * 1000:.0f} ms"
-            return None, _reason(exc)
-        self.breaker.record(True)
+        lists, problem = self.asking.ask(
+            lambda left: self.milvus.lists(request, allowed, engine.catalogue.by_id, query_vector, floor,
+                                           "words" in sources, left), started, on_failure=self.milvus.forget)
+        if lists is None:
+            return None, problem
         vectors = (lambda r, a: (lists["vectors"], "answered" if lists["vectors"] else "empty", None)) \
             if vectors_on else None
         found = engine.index.recall(request, vectors, sources, allowed=allowed, words=lambda r, a: lists["words"])
         return found, None
-
-
-def _late(exc: Exception) -> bool:
-    """Whether the deadline passed: our wait ran out, or gRPC's own deadline (given the same time left) fired
-    first and its error reached the wait before the wait woke (seen under load on CI)."""
-    if isinstance(exc, (FutureTimeout, TimeoutError)):
-        return True
-    code = getattr(exc, "code", None)
-    try:
-        return callable(code) and getattr(code(), "name", "") == "DEADLINE_EXCEEDED"
-    except Exception:  # noqa: BLE001 - not a grpc status after all
-        return False
-
-
-def _reason(exc: Exception) -> str:
-    code = getattr(exc, "code", None)
-    text = " ".join(str(getattr(exc, "message", None) or exc).split())
-    if callable(code):  # a raw grpc error: its status says more than its repr
-        try:
-            text = f"{code().name.lower()}: {exc.details() or ''}".strip(": ")
-        except Exception:  # noqa: BLE001
-            pass
-    return (text or type(exc).__name__)[:200]
 
 
 def memory_router() -> RecallRouter:
