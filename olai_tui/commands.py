@@ -148,6 +148,9 @@ def print_answer(answer: Answer, stream=None) -> None:
         if t.enable and t.status in ("unavailable", "off", "indexing"):
             chip += f" [enable: {t.enable}]"
         chips.append(chip)
+    if answer.extras.get("backend"):  # an engine routed to a remote backend says who answered (code on Milvus)
+        chips.append(f"via {answer.extras['backend']}"
+                     + (f" ({answer.extras['backend_fallback']})" if answer.extras.get("backend_fallback") else ""))
     line = " · ".join(chips) + f" · total {answer.total}"
     print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
 

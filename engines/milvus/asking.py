@@ -60,6 +60,21 @@ class DeadlineAsk:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+class Asks:
+    """A router that asks through ``self.asking``: its breaker, readable and replaceable (a test's, with
+    its own clock)."""
+
+    asking: DeadlineAsk
+
+    @property
+    def breaker(self) -> Breaker:
+        return self.asking.breaker
+
+    @breaker.setter
+    def breaker(self, breaker: Breaker) -> None:
+        self.asking.breaker = breaker
+
+
 def late(exc: Exception) -> bool:
     """Whether the deadline passed: our wait ran out, or gRPC's own deadline (given the same time left) fired
     first and its error reached the wait before the wait woke (seen under load on CI)."""

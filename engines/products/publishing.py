@@ -8,26 +8,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.errors import BadInput
+from engines.milvus.command import publish_uri, said
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
     """0 done, 1 Milvus refused or failed (one line said), BadInput for arguments that do not go together."""
-    uri, index_type = options.get("uri"), options.get("index_type") or "FLAT"
-    if options.get("rollback") and options.get("status"):
-        raise BadInput("--rollback and --status: give one or the other")
-    if not uri:
-        raise BadInput("--uri: the Milvus to publish to is needed (for example http://127.0.0.1:19530)")
-    if options.get("backend") != "milvus":
-        raise BadInput("--uri/--rollback/--status: add --backend milvus")
-    try:
-        from engines.products.backends import publish as pub
-        from engines.products.backends.router import catalogue_name
-    except ImportError:
-        raise BadInput("pymilvus is not installed: pip install -e '.[milvus]'") from None
+    uri, index_type = publish_uri(options), options.get("index_type") or "FLAT"
+    from engines.products.backends import publish as pub
+    from engines.products.backends.router import catalogue_name
+
     engine = open_engine()
     alias = pub.alias_for(catalogue_name(engine.catalogue))
-    try:
+
+    def work() -> int:
         client = pub.connect(uri)
         if options.get("status"):
             state = pub.status(client, alias)
@@ -49,15 +42,12 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
         done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
                            engine.vectors.embedder.info().model_id, index_type,
                            progress=console.progress(f"publishing to {uri}"))
-    except pub.PublishError as exc:
-        console.say(str(exc))
-        return 1
-    except Exception as exc:  # noqa: BLE001 - a refused connection, a server error: one line, never a traceback
-        console.say(f"{uri}: {' '.join(str(exc).split())[:300]}")
-        return 1
+        console.out(f"{alias} -> {done['collection']} ({done['count']:,} products in {done['publish_s']} s"
+                    + (f"; was {done['previous']}" if done["previous"] else "")
+                    + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+        return 0
+
+    try:
+        return said(console, uri, work)
     finally:
         engine.close()
-    console.out(f"{alias} -> {done['collection']} ({done['count']:,} products in {done['publish_s']} s"
-                + (f"; was {done['previous']}" if done["previous"] else "")
-                + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
-    return 0

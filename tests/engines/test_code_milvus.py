@@ -226,5 +226,8 @@ def test_the_command_line_publishes_lists_and_searches_through_milvus(server, tr
                  "--tree", "cli", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["backend"] == "milvus" and answer["hits"]
+    assert main(["search", "code", "breaker opens", "--corpus", corpus, "--backend", "milvus", "--uri", server.uri,
+                 "--tree", "cli"]) == 0
+    assert "· via milvus ·" in capsys.readouterr().out
     assert main(["search", "code", "x", "--corpus", corpus, "--backend", "milvus"]) == 2
     assert "needs uri" in capsys.readouterr().err

@@ -7,28 +7,21 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.errors import BadInput
+from engines.milvus.command import publish_uri, said
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
     """0 done, 1 Milvus refused or failed (one line said), BadInput for arguments that do not go together."""
-    uri = options.get("uri")
-    if options.get("rollback") and options.get("status"):
-        raise BadInput("--rollback and --status: give one or the other")
-    if not uri:
-        raise BadInput("--uri: the Milvus to publish to is needed (for example http://127.0.0.1:19530)")
-    if options.get("backend") != "milvus":
-        raise BadInput("--uri/--rollback/--status: add --backend milvus")
-    try:
-        from engines.code.milvus import collection as coll
-        from engines.code.milvus import publish as pub
-        from engines.milvus.versions import PublishError, connect
-    except ImportError:
-        raise BadInput("pymilvus is not installed: pip install -e '.[milvus]'") from None
+    uri = publish_uri(options)
+    from engines.code.milvus import collection as coll
+    from engines.code.milvus import publish as pub
+    from engines.milvus.versions import connect
+
     collection = options.get("collection") or coll.COLLECTION
     engine = open_engine()
     tree = options.get("tree") or coll.tree_name(engine.corpus_label)
-    try:
+
+    def work() -> int:
         client = connect(uri)
         if options.get("status"):
             state = pub.status(client, collection, tree)
@@ -52,16 +45,13 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
         vectors = None if words_only else pub.tree_vectors(engine, progress=console.progress("embedding symbols"))
         done = pub.publish_tree(client, engine, tree, collection, vectors,
                                 progress=console.progress(f"publishing to {uri}"))
-    except PublishError as exc:
-        console.say(str(exc))
-        return 1
-    except Exception as exc:  # noqa: BLE001 - a refused connection, a server error: one line, never a traceback
-        console.say(f"{uri}: {' '.join(str(exc).split())[:300]}")
-        return 1
+        console.out(f"{collection}/{tree} -> {done['version']} ({done['count']:,} symbols"
+                    f"{'' if done['vectors'] else ', words only'} in {done['publish_s']} s"
+                    + (f"; was {done['previous']}" if done["previous"] else "")
+                    + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+        return 0
+
+    try:
+        return said(console, uri, work)
     finally:
         engine.close()
-    console.out(f"{collection}/{tree} -> {done['version']} ({done['count']:,} symbols"
-                f"{'' if done['vectors'] else ', words only'} in {done['publish_s']} s"
-                + (f"; was {done['previous']}" if done["previous"] else "")
-                + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
-    return 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.code.milvus import collection as coll
-from engines.milvus.asking import DEADLINE_S, DeadlineAsk
+from engines.milvus.asking import DEADLINE_S, Asks, DeadlineAsk
 
 BACKENDS = ("local", "milvus", "milvus-only")
 
@@ -36,7 +36,7 @@ class RemoteFailed(Exception):
     """milvus-only and Milvus did not answer: the reason, for the tier's report."""
 
 
-class CodeRouter:
+class CodeRouter(Asks):
     def __init__(self, backend: str = "local", milvus=None, deadline_s: float = DEADLINE_S, breaker=None) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"code search backend {backend!r}: choose from {', '.join(BACKENDS)}")
@@ -44,14 +44,6 @@ class CodeRouter:
             raise ValueError(f"code search backend {backend}: no Milvus configured (uri)")
         self.backend, self.milvus = backend, milvus
         self.asking = DeadlineAsk(deadline_s, breaker, name="olai-code-router")
-
-    @property
-    def breaker(self):
-        return self.asking.breaker
-
-    @breaker.setter
-    def breaker(self, breaker) -> None:  # a test's breaker with its own clock
-        self.asking.breaker = breaker
 
     @property
     def remote(self) -> bool:

@@ -13,9 +13,7 @@ the local index answers).
 
 from __future__ import annotations
 
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +24,8 @@ from engines.code.milvus.publish import pointer_key, version_meta, version_numbe
 from engines.code.ranking import CodeShape, embedded_symbols, rerank, symbol_query
 from engines.code.vectors import DENSITY_WEIGHT
 from engines.lexical import tokenize
-from engines.milvus.versions import new_client, read_pointer
+from engines.milvus.connection import MilvusConnection
+from engines.milvus.versions import read_pointer
 
 DEFINERS_CAP = 200  # rows a definer lookup brings back: a name defined more often than this is not one answer
 NEAREST_WIDTH = 4  # x the candidates asked of Milvus by raw cosine, re-ordered here by the corrected score
@@ -47,32 +46,19 @@ def query_words(query: str) -> list[str]:
     return tokenize(query, STEM) + (compounds(query) if COMPOUNDS else [])
 
 
-class MilvusCode:
+class MilvusCode(MilvusConnection):
     name = "milvus"
 
     def __init__(self, uri: str, trees: list[str], fingerprint, collection: str = coll.COLLECTION,
                  token: str | None = None) -> None:
         """``fingerprint()``: the local symbols' fingerprint, asked once when the trees are resolved."""
-        self.uri, self.trees, self.collection = uri, list(trees), collection
+        super().__init__(uri, token, workers=3, name="olai-code-milvus")
+        self.trees, self.collection = list(trees), collection
         self.fingerprint = fingerprint
-        self.token = token
-        self.published: list[coll.TreeVersion] | None = None
-        self.model_id: str | None = None
-        self._client = None
-        self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="olai-code-milvus")
+        self.model_id: str | None = None  # the model of the published vectors (None: words only, or mixed)
 
-    # -- connecting and resolving ---------------------------------------------------------------
-    def _connect(self, timeout: float) -> tuple[object, str]:
-        with self._lock:
-            if self._client is None:
-                self._client = new_client(self.uri, self.token, timeout)
-            client = self._client
-            if self.published is None:
-                self.published, self.model_id = self._resolve(client, timeout)
-            return client, coll.versions_filter(self.published)
-
-    def _resolve(self, client, timeout: float) -> tuple[list[coll.TreeVersion], str | None]:
+    def _resolve(self, client, timeout: float) -> str:
+        """The filter naming each tree's current version, checked to hold the symbols open here."""
         published, models = [], set()
         for tree in self.trees:
             current = read_pointer(client, pointer_key(self.collection, tree), timeout=timeout).current
@@ -84,18 +70,8 @@ class MilvusCode:
                                     "than the one open here (publish it again)")
             published.append(coll.TreeVersion(tree, version_number(current)))
             models.add(meta.get("model_id"))
-        return published, (models.pop() if len(models) == 1 else None)
-
-    def forget(self) -> None:
-        """After a failure: reconnect and read the pointers again next time (they may have moved)."""
-        with self._lock:
-            client, self._client, self.published = self._client, None, None
-        if client is not None:  # closed aside: a channel to a stalled server may take its time to close
-            threading.Thread(target=_close_quietly, args=(client,), name="olai-milvus-close", daemon=True).start()
-
-    def close(self) -> None:
-        self.forget()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.model_id = models.pop() if len(models) == 1 else None
+        return coll.versions_filter(published)
 
     # -- the lists ------------------------------------------------------------------------------
     def lexical(self, query: str, k: int, timeout: float) -> Found:
@@ -159,9 +135,3 @@ def _key(row: dict) -> tuple[str, str]:
 def _list(values: list[str]) -> str:
     return "[" + ", ".join(coll.quoted(v) for v in values) + "]"
 
-
-def _close_quietly(client) -> None:
-    try:
-        client.close()
-    except Exception:  # noqa: BLE001 - it is being thrown away
-        pass

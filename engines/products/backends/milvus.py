@@ -14,14 +14,13 @@ answers.
 
 from __future__ import annotations
 
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from engines.products.backends import collection as coll
-from engines.milvus.versions import describe, new_client, read_pointer
+from engines.milvus.connection import MilvusConnection
+from engines.milvus.versions import describe, read_pointer
 from engines.products.recall import QUOTAS
 from engines.products.request import Request
 
@@ -30,31 +29,23 @@ class MilvusUnready(Exception):
     """Milvus cannot answer for this catalogue (nothing published, another catalogue or model)."""
 
 
-class MilvusRecall:
+class MilvusRecall(MilvusConnection):
     name = "milvus"
 
     def __init__(self, uri: str, alias: str, fingerprint: str, model_id: str | None = None,
                  token: str | None = None) -> None:
-        self.uri = uri
+        super().__init__(uri, token)
         self.alias = alias
         self.fingerprint = fingerprint
         self.model_id = model_id
-        self.token = token
-        self.collection: str | None = None
-        self._client = None
-        self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="olai-milvus-search")
 
-    def _connect(self, timeout: float):
-        with self._lock:
-            if self._client is None:
-                self._client = new_client(self.uri, self.token, timeout)
-            client = self._client
-            if self.collection is None:
-                self.collection = self._resolve(client, timeout)
-            return client, self.collection
+    @property
+    def collection(self) -> str | None:
+        """The collection the alias named when last resolved (None: not yet, or since a failure)."""
+        return self._resolved
 
     def _resolve(self, client, timeout: float) -> str:
+        """The collection the alias names, checked to hold this catalogue embedded by this model."""
         state = read_pointer(client, self.alias, timeout=timeout)
         if not state.current:
             raise MilvusUnready(f"nothing published as {self.alias} at {self.uri}")
@@ -64,17 +55,6 @@ class MilvusRecall:
         if self.model_id and meta.get("model_id") != self.model_id:
             raise MilvusUnready(f"{state.current} was embedded by {meta.get('model_id')}, not {self.model_id}")
         return state.current
-
-    def forget(self) -> None:
-        """After a failure: reconnect and resolve the alias again next time (it may have moved)."""
-        with self._lock:
-            client, self._client, self.collection = self._client, None, None
-        if client is not None:  # closed aside: a channel to a stalled server may take its time to close
-            threading.Thread(target=_close_quietly, args=(client,), name="olai-milvus-close", daemon=True).start()
-
-    def close(self) -> None:
-        self.forget()
-        self._pool.shutdown(wait=False, cancel_futures=True)
 
     def lists(self, request: Request, allowed: np.ndarray, positions: dict[str, int], query_vector,
               floor: float, want_words: bool, timeout: float) -> dict[str, list[int]]:
@@ -103,9 +83,3 @@ class MilvusRecall:
                            and (source != "words" or score > 0)]
         return out
 
-
-def _close_quietly(client) -> None:
-    try:
-        client.close()
-    except Exception:  # noqa: BLE001 - it is being thrown away
-        pass

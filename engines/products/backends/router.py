@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.breaker import Breaker
-from engines.milvus.asking import DEADLINE_S, DeadlineAsk, late as _late  # noqa: F401 - _late: the tests read it
+from engines.milvus.asking import DEADLINE_S, Asks, DeadlineAsk, late as _late  # noqa: F401 - _late: the tests read it
 from engines.products.recall import Recall
 
 BACKENDS = ("memory", "milvus", "milvus-only", "memory-only")
@@ -35,7 +35,7 @@ class RecallSettings:
     token_env: str | None = None
 
 
-class RecallRouter:
+class RecallRouter(Asks):
     def __init__(self, backend: str = "memory", milvus=None, deadline_s: float = DEADLINE_S,
                  breaker: Breaker | None = None) -> None:
         if backend not in BACKENDS:
@@ -44,14 +44,6 @@ class RecallRouter:
             raise ValueError(f"recall backend {backend}: no Milvus configured (uri)")
         self.backend, self.milvus, self.deadline_s = backend, milvus, deadline_s
         self.asking = DeadlineAsk(deadline_s, breaker, name="olai-recall-router")
-
-    @property
-    def breaker(self):
-        return self.asking.breaker
-
-    @breaker.setter
-    def breaker(self, breaker) -> None:  # a test's breaker with its own clock
-        self.asking.breaker = breaker
 
     def close(self) -> None:
         if self.milvus is not None:

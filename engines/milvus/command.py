@@ -1,0 +1,38 @@
+"""What `olai-tui index ENGINE --backend milvus --uri URI [--rollback | --status | --force]` shares
+between engines: its arguments checked, and a failure said in one line (exit 1), never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engines.contract import Console
+from engines.errors import BadInput
+
+
+def publish_uri(options: dict[str, Any]) -> str:
+    """The Milvus to publish to; BadInput for arguments that do not go together."""
+    uri = options.get("uri")
+    if options.get("rollback") and options.get("status"):
+        raise BadInput("--rollback and --status: give one or the other")
+    if not uri:
+        raise BadInput("--uri: the Milvus to publish to is needed (for example http://127.0.0.1:19530)")
+    if options.get("backend") != "milvus":
+        raise BadInput("--uri/--rollback/--status: add --backend milvus")
+    try:
+        import pymilvus  # noqa: F401
+    except ImportError:
+        raise BadInput("pymilvus is not installed: pip install -e '.[milvus]'") from None
+    return uri
+
+
+def said(console: Console, uri: str, work: Callable[[], int]) -> int:
+    """``work()``'s status, or 1 with its failure said in one line."""
+    from engines.milvus.versions import PublishError
+
+    try:
+        return work()
+    except PublishError as exc:
+        console.say(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a refused connection, a server error: one line, never a traceback
+        console.say(f"{uri}: {' '.join(str(exc).split())[:300]}")
+    return 1
