@@ -13,9 +13,10 @@ queries are asked of its local engine and of the same engine routed to Milvus (`
 Milvus failure shows as a failure, never as the local answer), scored as `olai-tui eval code --dataset
 semble` scores: nDCG@10 overall and per language, side by side.
 
-``load``: the demo's largest dev repository published alone; ``clients`` threads ask its dev queries
-round and round for ``seconds`` against the local backend, then against Milvus: p50 / p99 per query and
-queries per second.
+``load``: semble's largest dev repository (by files) published alone, words only; ``clients`` threads
+ask its dev queries round and round for ``seconds`` against the local backend, then against Milvus:
+p50 / p99 per query and queries per second; then, where the server was started here, the same with
+it stalled (SIGSTOP): what the deadline and the breaker make of a hung Milvus.
 
 Without ``--uri`` milvus-lite's binary is started on 127.0.0.1 over a temporary data file.
 """
@@ -38,13 +39,19 @@ TIERS = {"lexical": ("lexical",), "fused": ("lexical", "embedding")}
 
 @contextmanager
 def milvus_at(uri: str | None):
+    for at, _ in milvus_server(uri):
+        yield at
+
+
+def milvus_server(uri: str | None):
+    """(the URI, the LocalMilvus started for it or None when ``uri`` was given), once."""
     if uri:
-        yield uri
+        yield uri, None
         return
     from engines.milvus.server import LocalMilvus
 
     with tempfile.TemporaryDirectory(prefix="olai-milvus-") as folder, LocalMilvus(Path(folder) / "data.db") as server:
-        yield server.uri
+        yield server.uri, server
 
 
 def _say(text: str) -> None:
@@ -161,11 +168,9 @@ def print_semble(result: dict, configs: list[str]) -> None:
 
 
 def load_test(uri: str | None, clients: list[int], seconds: float) -> dict:
-    from engines.answer import collect
     from engines.code.engine import CodeEngine
     from engines.code.milvus import publish as pub
     from engines.code.milvus.router import SearchSettings
-    from engines.eval.metrics import percentile
     from engines.eval.semble import load_queries, load_repos
     from engines.locations import shared_data
     from engines.milvus.versions import connect
@@ -175,48 +180,64 @@ def load_test(uri: str | None, clients: list[int], seconds: float) -> dict:
     repo = max(dev, key=lambda r: sum(1 for _ in Path(r.root).rglob("*") if _.is_file()))
     queries = [q.text for q in load_queries(data / "annotations" / f"{repo.name}.json", repo.name)]
     out = {"repo": repo.name, "queries": len(queries), "runs": []}
-    with milvus_at(uri) as at:
+    for at, server in milvus_server(uri):
         local = CodeEngine(root=repo.root)
         client = connect(at)
         pub.publish_tree(client, local, repo.name, "olai_code_load")
         client.close()
         remote = CodeEngine(root=repo.root, search=SearchSettings(backend="milvus", uri=at, tree=repo.name,
                                                                   collection="olai_code_load"))
+        phases = [("local", local, clients), ("milvus", remote, clients)]
+        if server is not None:
+            phases.append(("milvus, server stalled", remote, clients[:1]))
         try:
-            for backend, engine in (("local", local), ("milvus", remote)):
-                for n in clients:
-                    times, fell = [], [0]
-                    stop = time.monotonic() + seconds
-                    lock = threading.Lock()
-
-                    def ask(offset: int) -> None:
-                        i = offset
-                        while time.monotonic() < stop:
-                            q = queries[i % len(queries)]
-                            started = time.perf_counter()
-                            answer = collect("code", q, engine.search(q, limit=10))
-                            took = (time.perf_counter() - started) * 1000
-                            with lock:
-                                times.append(took)
-                                fell[0] += backend == "milvus" and answer.extras.get("backend") != "milvus"
-                            i += 1
-
-                    threads = [threading.Thread(target=ask, args=(k * 7,)) for k in range(n)]
-                    started = time.monotonic()
-                    for t in threads:
-                        t.start()
-                    for t in threads:
-                        t.join()
-                    wall = time.monotonic() - started
-                    run = {"backend": backend, "clients": n, "asked": len(times),
-                           "p50_ms": round(percentile(times, 50), 1), "p99_ms": round(percentile(times, 99), 1),
-                           "qps": round(len(times) / wall, 1), "fallbacks": fell[0]}
+            for backend, engine, counts in phases:
+                if backend.endswith("stalled"):
+                    server.stall()
+                for n in counts:
+                    run = _hammer(engine, queries, n, seconds)
+                    run = {"backend": backend, "clients": n, **run}
                     out["runs"].append(run)
                     _say(json.dumps(run))
         finally:
+            if server is not None:
+                server.resume()
             remote.close()
             local.close()
     return out
+
+
+def _hammer(engine, queries: list[str], clients: int, seconds: float) -> dict:
+    """``clients`` threads asking ``queries`` round and round for ``seconds``: p50, p99, queries/s, and
+    how many answers came from the local index instead of the backend asked for."""
+    from engines.answer import collect
+    from engines.eval.metrics import percentile
+
+    times, fell = [], [0]
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def ask(offset: int) -> None:
+        i = offset
+        while time.monotonic() < stop:
+            q = queries[i % len(queries)]
+            started = time.perf_counter()
+            answer = collect("code", q, engine.search(q, limit=10))
+            took = (time.perf_counter() - started) * 1000
+            with lock:
+                times.append(took)
+                fell[0] += answer.extras.get("backend") == "local"
+            i += 1
+
+    threads = [threading.Thread(target=ask, args=(k * 7,)) for k in range(clients)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - started
+    return {"asked": len(times), "p50_ms": round(percentile(times, 50), 1), "p99_ms": round(percentile(times, 99), 1),
+            "qps": round(len(times) / wall, 1), "fallbacks": fell[0]}
 
 
 def main(argv: list[str] | None = None) -> int:
