@@ -398,7 +398,7 @@ def model_tier_report(tier: str, state, switched_off: bool, asked: bool = True) 
     if state is None:
         return TierReport(tier, "skipped", reason="not started yet: the model loads on the first query that needs it")
     if state.state in ("idle", "building"):
-        return TierReport(tier, "indexing", done=state.done, of=state.of)
+        return TierReport(tier, "indexing", done=state.done, of=state.of, reason=state.reason)
     if state.state in ("unavailable", "failed"):
         return TierReport(tier, state.state, reason=state.reason, enable=state.enable)
     return TierReport(tier, "answered", count=state.of)

@@ -359,7 +359,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                           reason: str | None = None) -> TierReport:
         state = index.state()
         if state.state != "ready" and status != "skipped":
-            return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of)
+            return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of, reason=state.reason)
         return TierReport(EMBEDDING, status, ms, count, reason=reason)
 
 

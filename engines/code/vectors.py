@@ -61,7 +61,8 @@ class VectorIndex(BackgroundIndex):
             done, of = self._done(), len(self._keys)
             if done == of and self._cache is not None:
                 return IndexState("ready", done, of)
-            return IndexState("building" if self._state.state == "building" else "idle", done, of)
+            building = self._state.state == "building"
+            return IndexState("building" if building else "idle", done, of, self._state.reason if building else None)
 
     # -- building (the lifecycle is engines/embed/background_index.py's) -------------------------
     def _counts(self) -> tuple[int, int]:

@@ -24,6 +24,8 @@ from engines.embed.retry import Cooldown, RetryPolicy
 from engines.memory import give_back_free_memory
 
 SAVE_EVERY_S = 20.0  # a long first build keeps its progress if it is stopped
+FOLLOW_EVERY_S = 0.5  # how often a process following another's build looks for its new rows
+ANOTHER_PROCESS = "another process"  # the reason an index building elsewhere gives
 
 
 # The texts themselves are kept up to here (tests and benches read them); past it only counted. Kept
@@ -118,13 +120,23 @@ class BackgroundIndex(SettlesWithCooldown):
             for key in [k for k in self._texts if k in cache]:  # their vectors are in the cache already
                 del self._texts[key]
             self._state = IndexState("building", *self._counts())
-        failed = self._embed_pending(cache, self._pending, self._counts, self.embed_batch, SAVE_EVERY_S, progress)
-        if failed is not None:
-            return failed
-        with self._lock:
-            finished = not self._pending()
-            keep = self._all_keys() if finished else None
-        cache.save(keep=keep, ordered=self.saves_in_order)  # a no-op when nothing changed
+        try:
+            if cache.lead():
+                self._take_in(cache.refresh())  # what another process saved or journalled before it stopped
+            else:
+                followed = self._follow(cache, progress)
+                if followed is not None:
+                    return followed
+            failed = self._embed_pending(cache, self._pending, self._counts, self.embed_batch, SAVE_EVERY_S, progress)
+            if failed is not None:
+                return failed
+            with self._lock:
+                finished = not self._pending()
+                keep = self._all_keys() if finished else None
+            if cache.leading:  # a follower that found everything embedded leaves the file to its builder
+                cache.save(keep=keep, ordered=self.saves_in_order)  # a no-op when nothing changed
+        finally:
+            cache.let_go()
         give_back_free_memory()  # the batches' and the save's buffers
         if not finished:  # stopped early
             return self._settle(IndexState("idle", *self._counted(self._counts)))
@@ -134,6 +146,33 @@ class BackgroundIndex(SettlesWithCooldown):
         self._completed()
         give_back_free_memory()  # the count after the save, and the floor: 37-75 MB at the vault (two runs)
         return state
+
+    def _follow(self, cache: VectorCache, progress) -> IndexState | None:
+        """Another process is building these vectors: take its rows as it saves and journals them, until
+        none is pending (None: finish as ready) or it is gone (None: this process builds the rest).
+        The state says ``building`` for ``another process`` meanwhile."""
+        while not self._stop.is_set():
+            leading = cache.lead()  # first: what the builder left is read after it is gone, not before
+            self._take_in(cache.refresh())
+            with self._lock:
+                done, of = self._counts()
+                self._state = IndexState("building", done, of, None if leading else ANOTHER_PROCESS)
+                if leading or not self._pending():
+                    return None
+            if progress:
+                progress(done, of)
+            self._stop.wait(FOLLOW_EVERY_S)
+        return self._settle(IndexState("idle", *self._counted(self._counts)))
+
+    def _take_in(self, keys: list[bytes]) -> None:
+        """Keys whose vectors another process put in the cache: no longer to embed here."""
+        with self._lock:
+            arrived = [k for k in keys if k in self._texts]
+            for k in arrived:
+                del self._texts[k]
+            if arrived:
+                self._landed(arrived)
+                self._version += 1
 
     def start(self) -> None:
         """Build in a background thread (again, if edits arrived since the last build)."""

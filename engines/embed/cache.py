@@ -5,16 +5,8 @@ folder; per corpus so that pruning the vectors of deleted notes never evicts ano
 Changing the model changes the file (so every vector is invalidated); editing a note changes its
 text's hash (so only that note is embedded again).
 
-File layout, little-endian::
-
-    b"OLAIVEC" + version byte
-    uint32 header length, then a JSON header {"model_id", "dims", "count"}
-    count x 32 bytes   sha256 digests of the texts
-    count x dims x 4   float32 vectors, row i for digest i
-    32 bytes           sha256 of everything above (a torn or corrupted file is detected, not served)
-
-Written atomically: a temp file in the same folder, fsync, ``os.replace``. A run killed midway
-leaves the old file or the new one, never a torn one.
+The file's layout, what survives damage to it and how it is written: engines/embed/vector_file.py.
+One process builds an entry at a time, the others follow it: engines/embed/journal.py.
 
 The file's vectors stay in the file: the cache keeps its digests (which row holds which text) and an
 open handle, and reads rows when asked (``get_many``). Only vectors embedded since the file was
@@ -26,25 +18,20 @@ twice; the handle keeps the file as it was read even if another process replaces
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
-import struct
 import threading
-import weakref
-from itertools import chain
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from engines.atomic import atomic_file
 from engines.embed.digests import DIGEST, DigestIndex
+from engines.embed.journal import JOURNAL_SUFFIX, LOCK_SUFFIX, SharedEntry  # noqa: F401 - re-exported
 from engines.embed.rows import Slab
+from engines.embed.vector_file import MAGIC, VERSION, SavedRows, open_file as _open_file, \
+    write_file as _write_file  # noqa: F401 - MAGIC, VERSION: re-exported (tests read them)
 
-MAGIC = b"OLAIVEC"
-VERSION = 1
-CHECK_BYTES = 8 << 20  # read per step while checking the file's digest: no whole-file buffer
 NO_DIGESTS = DigestIndex(b"")  # no file
 STACK_ROWS = 4096  # rows gathered per step when writing: one np.stack of 300,000 rows held the interpreter ~0.2 s
 
@@ -64,52 +51,8 @@ def _file_name(model_id: str, scope: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) + "-" + scope_tag + ".vec"
 
 
-class SavedRows:
-    """A checked cache file held open: which row holds which digest, and its rows read on demand."""
 
-    # A span of rows read at once when at least 1 row in SPARSE of it is wanted; rarer rows are read
-    # one run at a time (a search's few hundred rows out of 300,000 must not read the file).
-    SPAN = 4096
-    SPARSE = 8
-
-    def __init__(self, handle: IO[bytes], at: DigestIndex, vectors_offset: int, dims: int) -> None:
-        self._handle = handle
-        weakref.finalize(self, handle.close)  # closed with the last reader, not under one
-        self.at = at  # digest -> row; never changed once made (readers hold it without the lock)
-        self._offset = vectors_offset
-        self._row_bytes = dims * 4
-        self.dims = dims
-
-    def read(self, rows: np.ndarray) -> np.ndarray:
-        """The vectors of file rows ``rows`` (any order, repeats allowed), as float32 rows."""
-        out = np.empty((len(rows), self.dims), np.float32)
-        order = np.argsort(rows, kind="stable")
-        ordered = np.asarray(rows, np.int64)[order]
-        rows_at = ordered.tolist()  # Python ints: a few numpy scalars per span cost more than its read
-        i = 0
-        while i < len(rows_at):
-            j = int(np.searchsorted(ordered, rows_at[i] + self.SPAN, "left"))
-            if (j - i) * self.SPARSE >= rows_at[j - 1] - rows_at[i] + 1:
-                reads = [(i, j)]  # dense: the whole span in one read
-            else:  # sparse: each run of consecutive rows on its own
-                cuts = (np.flatnonzero(np.diff(ordered[i:j]) != 1) + 1 + i).tolist()
-                reads = list(zip([i, *cuts], [*cuts, j]))
-            for a, b in reads:
-                first = rows_at[a]
-                out[order[a:b]] = self._rows(first, rows_at[b - 1] - first + 1)[ordered[a:b] - first]
-            i = j
-        return out
-
-    def _rows(self, start: int, count: int) -> np.ndarray:
-        size = count * self._row_bytes
-        data = os.pread(self._handle.fileno(), size, self._offset + start * self._row_bytes)
-        if len(data) != size:
-            raise OSError(f"cache file cut short while open (row {start})")
-        return np.frombuffer(data, dtype="<f4").reshape(count, self.dims)
-
-
-
-class VectorCache:
+class VectorCache(SharedEntry):
     """A map digest -> vector, read from and saved to one file per model and corpus.
 
     Problems with the file (missing folder rights, corruption, another version) never raise: the
@@ -131,7 +74,11 @@ class VectorCache:
         self.generation = 0  # moves when vectors it held are lost (its file unreadable while open)
         self._lock = threading.Lock()  # guards the two maps above; never held while a file is written
         self._saving = threading.Lock()  # one save at a time
+        self._leader: int | None = None  # the lock file's descriptor while this process builds the entry
+        self._journal: int | None = None  # the journal, open for appending, while it does
+        self._journal_read: tuple[int, int] = (0, 0)  # (inode, bytes) of the journal already read
         self._load()
+        self._read_journal()
 
     # -- reading -------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -197,11 +144,16 @@ class VectorCache:
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
         if len(keys) != len(vectors):
             raise ValueError("keys and vectors differ in length")
+        vectors = np.asarray(vectors, dtype=np.float32)
         with self._lock:
             rows = dict(self._rows)  # a reader may hold the old map: it is never changed in place
-            for key, vec in zip(keys, self._slab.take(np.asarray(vectors, dtype=np.float32))):
+            for key, vec in zip(keys, self._slab.take(vectors)):
                 rows[key] = vec
             self._rows = rows
+            if self._journal is not None:
+                self._append(keys, vectors)
+
+    # -- one builder, the others follow -------------------------------------------------------------
 
     def _load(self) -> None:
         try:
@@ -221,6 +173,9 @@ class VectorCache:
         except (OSError, ValueError) as exc:
             self._notice(f"vector cache {self.path} discarded ({exc}); rebuilding it")
             return
+        if saved.lost:
+            self._notice(f"vector cache {self.path} damaged ({saved.lost:,} of {saved.lost + len(saved.at):,} "
+                         "vectors cut short or corrupt): the rest kept, those embedded again")
         self._saved = saved
         self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
 
@@ -270,6 +225,7 @@ class VectorCache:
                               if k not in written.at and (keep is None or k in keep or k not in rows)}
                 self._saved = written
                 self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
+            self._journal_anew()
             return True
 
     def _gather(self, keys: list[bytes], saved: SavedRows | None, rows: dict[bytes, np.ndarray],
@@ -330,56 +286,3 @@ def _vectors_of(keys: Sequence[bytes], dims: int, rows: dict[bytes, np.ndarray],
     return out
 
 
-def _open_file(path: Path, model_id: str, dims: int, check: bool = True) -> SavedRows:
-    """The file at ``path`` held open, its digest checked (``check``: False for the file just written)."""
-    handle = open(path, "rb")  # noqa: SIM115 - held by the SavedRows returned
-    try:
-        head = handle.read(len(MAGIC) + 1 + 4)
-        if len(head) < len(MAGIC) + 1 + 4 or head[: len(MAGIC)] != MAGIC:
-            raise ValueError("not a vector cache file")
-        if head[len(MAGIC)] != VERSION:
-            raise ValueError(f"cache version {head[len(MAGIC)]}, expected {VERSION}")
-        (header_len,) = struct.unpack_from("<I", head, len(MAGIC) + 1)
-        header_bytes = handle.read(header_len)
-        try:
-            header = json.loads(header_bytes)
-            count = int(header["count"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError("unreadable header") from exc
-        if header.get("model_id") != model_id or header.get("dims") != dims:
-            raise ValueError("written for another model")
-        keys_at = len(head) + header_len
-        vectors_at = keys_at + count * DIGEST
-        size = os.fstat(handle.fileno()).st_size
-        if size != vectors_at + count * dims * 4 + DIGEST:
-            raise ValueError("truncated or corrupt: its size does not match its header")
-        digests = handle.read(count * DIGEST)
-        if check and not _digest_matches(handle, head + header_bytes + digests, size - DIGEST):
-            raise ValueError("checksum mismatch: truncated or corrupt")
-        return SavedRows(handle, DigestIndex(digests), vectors_at, dims)
-    except BaseException:
-        handle.close()
-        raise
-
-
-def _digest_matches(handle: IO[bytes], start: bytes, body_size: int) -> bool:
-    digest = hashlib.sha256(start)
-    left = body_size - len(start)
-    while left > 0:
-        part = handle.read(min(CHECK_BYTES, left))
-        if not part:
-            return False
-        digest.update(part)
-        left -= len(part)
-    return digest.digest() == handle.read(DIGEST)
-
-
-def _write_file(path: Path, model_id: str, dims: int, keys: list[bytes], chunks: Iterable[np.ndarray]) -> None:
-    header = json.dumps({"model_id": model_id, "dims": dims, "count": len(keys)}).encode()
-    digest = hashlib.sha256()
-    with atomic_file(path, prefix=path.name + ".", sync_folder=True) as out:
-        rows = (memoryview(np.ascontiguousarray(chunk, dtype="<f4").reshape(-1)).cast("B") for chunk in chunks)
-        for part in chain((MAGIC + bytes([VERSION]), struct.pack("<I", len(header)), header, b"".join(keys)), rows):
-            digest.update(part)
-            out.write(part)
-        out.write(digest.digest())

@@ -401,7 +401,7 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
         if state.state != "ready":
             ranked = self._static_stand_in(query, ranked, floors)
             report = self._with_coverage(TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done,
-                                                    of=state.of))
+                                                    of=state.of, reason=state.reason))
             return report, ranked, floors
         if self._static is not None:
             self.let_static_go()

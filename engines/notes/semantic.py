@@ -186,8 +186,8 @@ class SemanticIndex(BackgroundIndex):
 
     def state(self) -> IndexState:
         with self._lock:
-            if self._state.state in ("idle", "building"):
-                return IndexState(self._state.state, self._done_count(), len(self._notes))
+            if self._state.state in ("idle", "building"):  # the reason: another process builds it
+                return IndexState(self._state.state, self._done_count(), len(self._notes), self._state.reason)
             if self._state.state == "ready" and self._ready_version != self._version:
                 # edited since the last build: ready if nothing new needs embedding
                 done = self._done_count()

@@ -231,5 +231,5 @@ class StaticStandIn:
         if report.status != "indexing" or self._static is None or not report.of:
             return report
         report.vectors, said = coverage(report.done or 0, self._static.state().done, report.of)
-        report.reason = report.reason or said
+        report.reason = "; ".join(r for r in (said, report.reason) if r)  # and who builds it, if another process
         return report

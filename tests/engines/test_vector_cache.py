@@ -9,10 +9,12 @@ persistence, one notice, and search still answering by meaning.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -293,15 +295,16 @@ def test_a_bad_cache_file_is_discarded_with_one_notice_and_rewritten(tmp_path, d
     assert np.array_equal(np.stack([fresh.get(k) for k in keys]), new)
 
 
-def test_a_truncated_cache_at_engine_level_is_rebuilt_with_one_notice(tmp_path, embedder):
+def test_a_cache_cut_short_keeps_every_whole_row_and_embeds_only_what_was_cut(tmp_path, embedder):
     corpus, cache = small_notebook(tmp_path / "notes"), tmp_path / "cache"
     build(corpus, embedder, cache).close()
     (vec,) = cache.glob("*.vec")
-    vec.write_bytes(vec.read_bytes()[:-100])
+    vec.write_bytes(vec.read_bytes()[:-1024])  # 1 KB: part of the last row's 1,536 bytes
 
     engine = build(corpus, embedder, cache)
     assert len(engine.semantic.notices()) == 1, engine.semantic.notices()
-    assert sorted(engine.semantic.embedded_texts) == sorted(all_passages(engine))
+    assert "1 of" in engine.semantic.notices()[0] and "the rest kept" in engine.semantic.notices()[0]
+    assert len(engine.semantic.embedded_texts) == 1, "only the row that was cut is embedded again"
     hits = [h for h in ask(engine, SNAILS).hits if h.id == SLUGS]
     assert hits and hits[0].tier == "semantic"
     assert build(corpus, embedder, cache).semantic.embedded_texts == [], "the next save wrote a good file"
@@ -354,3 +357,46 @@ def test_an_edited_note_scores_as_its_new_text_never_its_old_vector(tmp_path, em
     fresh = float((embedder.embed(passages(note(engine, SLUGS)), "document") @ query).max())
     assert hits[0].score == pytest.approx(fresh, abs=2e-3)
     assert all(h.id != SLUGS for h in ask(engine, SNAILS).hits), "the old text's vector is not served"
+
+
+# -- losing only what was damaged (issue 39) ---------------------------------------------------------
+def _saved(folder, rows=50, dims=8):
+    keys = [text_key(f"text {i}") for i in range(rows)]
+    matrix = np.random.default_rng(3).standard_normal((rows, dims)).astype(np.float32)
+    cache = VectorCache("model", dims, scope="s", directory=folder)
+    cache.put_many(keys, matrix)
+    assert cache.save()
+    return cache.path, keys, matrix
+
+
+def test_a_corrupt_row_in_the_middle_costs_that_row_alone_and_the_next_save_makes_the_file_whole(tmp_path):
+    path, keys, matrix = _saved(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[-(50 - 20) * 8 * 4 + 5] ^= 0xFF  # a byte of row 20's vector
+    path.write_bytes(bytes(data))
+
+    cache = VectorCache("model", 8, scope="s", directory=tmp_path)
+    assert [k in cache for k in keys] == [i != 20 for i in range(50)]
+    assert np.array_equal(cache.get_many(keys[:20] + keys[21:]), np.delete(matrix, 20, axis=0))
+    assert len(cache.notices) == 1 and "1 of 50 vectors" in cache.notices[0]
+    cache.put_many([keys[20]], matrix[20:21])
+    assert cache.save()
+    fresh = VectorCache("model", 8, scope="s", directory=tmp_path)
+    assert fresh.notices == [] and np.array_equal(fresh.get_many(keys), matrix)
+
+
+def test_a_version_1_file_is_still_read_whole_and_written_as_version_2(tmp_path):
+    keys = [text_key(f"text {i}") for i in range(5)]
+    matrix = np.arange(40, dtype=np.float32).reshape(5, 8)
+    header = json.dumps({"model_id": "model", "dims": 8, "count": 5}).encode()
+    body = MAGIC + bytes([1]) + struct.pack("<I", len(header)) + header + b"".join(keys) + matrix.tobytes()
+    cache = VectorCache("model", 8, scope="s", directory=tmp_path)
+    cache.path.parent.mkdir(parents=True, exist_ok=True)
+    cache.path.write_bytes(body + hashlib.sha256(body).digest())
+
+    old = VectorCache("model", 8, scope="s", directory=tmp_path)
+    assert old.notices == [] and np.array_equal(old.get_many(keys), matrix)
+    old.put_many([text_key("one more")], np.ones((1, 8), np.float32))
+    assert old.save()
+    assert old.path.read_bytes()[len(MAGIC)] == VERSION == 2
+    assert np.array_equal(VectorCache("model", 8, scope="s", directory=tmp_path).get_many(keys), matrix)

@@ -1,0 +1,161 @@
+"""One process builds a vector cache entry at a time; the others follow what it embeds.
+
+The builder is the process holding ``flock`` on ``<file>.lock`` (``lead``): the kernel lets go of it
+when the holder dies, however it dies (fcntl from the standard library, no dependency; the filelock
+package's Unix lock is the same call). The builder appends each batch to ``<file>.journal`` as it
+lands (fixed-size records: digest, vector, CRC-32 of both; a torn tail costs the torn record) and
+starts the journal anew after each save. Another process that needs the same vectors follows
+(``refresh``): it reads the file when a save replaced it and the journal as it grows, so it answers
+from what the builder embedded, and takes the lock over when the builder is gone, losing at most the
+batch that was being embedded.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from engines.atomic import atomic_file
+from engines.embed.digests import DIGEST
+from engines.embed.vector_file import ROW_CHECK
+
+LOCK_SUFFIX = ".lock"
+JOURNAL_SUFFIX = ".journal"
+
+
+class SharedEntry:
+    """The builder's lock and journal of a VectorCache (which this is mixed into: its ``path``,
+    ``directory``, ``dims``, ``_rows``, ``_saved``, ``_lock``, ``_saving``, ``_persist`` and
+    ``_newer_file``)."""
+
+    _leader: int | None = None  # the lock file's descriptor while this process builds the entry
+    _journal: int | None = None  # the journal, open for appending, while it does
+    _journal_read: tuple[int, int] = (0, 0)  # (inode, bytes) of the journal already read
+
+    @property
+    def leading(self) -> bool:
+        return self._leader is not None
+
+    def lead(self) -> bool:
+        """Become this entry's builder, unless another process is (True: this one builds now)."""
+        if self._leader is not None:
+            return True
+        if not self._persist:
+            return True  # nothing on disk to share: no one to follow
+        import fcntl  # POSIX; the cache is not shared where it is missing
+
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(str(self.path) + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return True  # no lock can be made (a read-only folder): no file can be shared either
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._leader = fd
+        try:
+            self._journal = os.open(str(self.path) + JOURNAL_SUFFIX, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError:
+            self._journal = None
+        return True
+
+    def let_go(self) -> None:
+        """Stop building: the lock goes, so another process may take the entry over."""
+        with self._lock:
+            journal, self._journal = self._journal, None
+            leader, self._leader = self._leader, None
+        if journal is not None:
+            os.close(journal)
+        if leader is not None:
+            os.close(leader)  # closing the descriptor lets go of the flock
+
+    def refresh(self) -> list[bytes]:
+        """Take in what the builder saved or journalled since this process last looked; the keys new here."""
+        before = set(self._rows)
+        with self._saving:
+            theirs = self._newer_file()
+            if theirs is not None:
+                try:
+                    stat = self.path.stat()
+                except OSError:
+                    stat = None
+                with self._lock:
+                    old = self._saved
+                    self._saved = theirs
+                    self._rows = {k: v for k, v in self._rows.items() if k not in theirs.at}
+                    if stat is not None:
+                        self._loaded_stat = (stat.st_mtime_ns, stat.st_size)
+                new = [k for k in theirs.at if old is None or k not in old.at]
+                new = [k for k in new if k not in before]
+            else:
+                new = []
+        return new + self._read_journal()
+
+    def _append(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
+        data = bytearray()
+        for key, row in zip(keys, np.ascontiguousarray(vectors, dtype="<f4")):
+            record = bytes(key) + row.tobytes()
+            data += record + struct.pack("<I", zlib.crc32(record))
+        try:
+            os.write(self._journal, bytes(data))
+        except OSError:
+            pass  # a full disk: the rows stay in memory for the next save, which says what failed
+
+    def _read_journal(self) -> list[bytes]:
+        """Rows the builder journalled since the last read (all of them if the journal was started anew)."""
+        path = str(self.path) + JOURNAL_SUFFIX
+        try:
+            with open(path, "rb") as fh:
+                stat = os.fstat(fh.fileno())
+                inode, offset = self._journal_read
+                if stat.st_ino != inode or stat.st_size < offset:
+                    offset = 0
+                fh.seek(offset)
+                data = fh.read()
+        except OSError:
+            return []
+        size = DIGEST + self.dims * 4 + ROW_CHECK
+        whole = len(data) // size
+        self._journal_read = (stat.st_ino, offset + whole * size)
+        added: dict[bytes, np.ndarray] = {}
+        for i in range(whole):
+            record = data[i * size:(i + 1) * size]
+            body, (check,) = record[:-ROW_CHECK], struct.unpack("<I", record[-ROW_CHECK:])
+            if zlib.crc32(body) == check:
+                added[body[:DIGEST]] = np.frombuffer(body[DIGEST:], "<f4").copy()
+        if not added:
+            return []
+        with self._lock:
+            saved, rows = self._saved, dict(self._rows)
+            new = [k for k in added if k not in rows and (saved is None or k not in saved.at)]
+            for k in new:
+                rows[k] = added[k]
+            self._rows = rows
+        return new
+
+    def _journal_anew(self) -> None:
+        """After a save: the journal holds only the rows the file does not (put while it was written)."""
+        if self._journal is None:
+            return
+        path = Path(str(self.path) + JOURNAL_SUFFIX)
+        with self._lock:
+            saved, rows = self._saved, dict(self._rows)
+        left = [k for k in rows if saved is None or k not in saved.at]
+        try:
+            with atomic_file(path, prefix=path.name + ".") as out:
+                for k in left:
+                    record = bytes(k) + np.ascontiguousarray(rows[k], dtype="<f4").tobytes()
+                    out.write(record + struct.pack("<I", zlib.crc32(record)))
+            journal = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError:
+            return
+        with self._lock:
+            old, self._journal = self._journal, journal
+        os.close(old)

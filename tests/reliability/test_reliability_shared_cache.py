@@ -1,0 +1,112 @@
+"""Several processes on one cache (issue 39): one builds a cache entry, the others follow what it
+embeds; a builder killed with SIGKILL is taken over and nothing it had embedded is embedded again.
+
+Real processes (`olai-tui index notes`) on a real vault from tools/make_vault.py and one
+XDG_CACHE_HOME; what each embedded is read from its own last line ("N passages embedded now").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from engines.embed.cache import JOURNAL_SUFFIX
+from engines.embed.llama import LlamaEmbedder
+from engines.embed.vector_file import open_file
+
+REPO = Path(__file__).resolve().parents[2]
+NOTES = 120  # ~380 passages: a build of several seconds, so a second process starts while it runs
+
+
+@pytest.fixture(scope="module")
+def vault(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("vault") / "v"
+    subprocess.run([sys.executable, "tools/make_vault.py", str(folder), "--notes", str(NOTES)], cwd=REPO,
+                   check=True, capture_output=True, timeout=120)
+    return folder
+
+
+def index(vault: Path, cache: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "olai_tui.cli", "index", "notes", "--corpus", str(vault)],
+                            cwd=REPO, env={**os.environ, "XDG_CACHE_HOME": str(cache)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def embedded(stderr: str) -> int:
+    """The passages this run embedded, from `index notes`' last line."""
+    found = re.findall(r"[\d,]+ notes, ([\d,]+) passages embedded now", stderr)
+    assert found, stderr[-500:]
+    return int(found[-1].replace(",", ""))
+
+
+def vector_file(cache: Path) -> Path:
+    """The vault's vector file (perhaps not written yet: named by its builder's journal)."""
+    (journal,) = (cache / "olai-tui" / "vectors").glob("*.vec" + JOURNAL_SUFFIX)
+    return Path(str(journal)[: -len(JOURNAL_SUFFIX)])
+
+
+def held(cache: Path) -> int:
+    """How many passages' vectors the cache holds now, file and journal together, as a new process reads them."""
+    path = vector_file(cache)
+    info = LlamaEmbedder().info()
+    keys: set[bytes] = set()
+    try:
+        keys.update(open_file(path, info.model_id, info.dims).at)
+    except (OSError, ValueError):
+        pass
+    size = 32 + info.dims * 4 + 4
+    journal = Path(str(path) + JOURNAL_SUFFIX).read_bytes() if Path(str(path) + JOURNAL_SUFFIX).exists() else b""
+    for at in range(0, len(journal) - size + 1, size):
+        record = journal[at:at + size]
+        if zlib.crc32(record[:-4]) == struct.unpack("<I", record[-4:])[0]:
+            keys.add(record[:32])
+    return len(keys)
+
+
+def wait_for_journal(cache: Path, rows: int, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        journals = list((cache / "olai-tui" / "vectors").glob("*" + JOURNAL_SUFFIX))
+        if journals and journals[0].stat().st_size >= rows * (32 + 384 * 4 + 4):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the builder journalled nothing")
+
+
+def test_two_index_runs_at_once_embed_every_passage_once_between_them(vault, tmp_path):
+    cache = tmp_path / "cache"
+    first = index(vault, cache)
+    wait_for_journal(cache, 1)
+    second = index(vault, cache)
+    out_first, out_second = first.communicate(timeout=600)[1], second.communicate(timeout=600)[1]
+    assert first.returncode == second.returncode == 0, out_first + out_second
+    total = held(cache)
+    assert embedded(out_first) + embedded(out_second) == total, (out_first[-300:], out_second[-300:])
+    assert embedded(out_second) == 0  # it followed the first to the end
+    assert "damaged" not in out_first + out_second and "discarded" not in out_first + out_second
+
+
+def test_a_builder_killed_mid_build_is_taken_over_and_nothing_it_embedded_is_embedded_again(vault, tmp_path):
+    cache = tmp_path / "cache"
+    builder = index(vault, cache)
+    wait_for_journal(cache, 64)  # a batch or more landed
+    follower = index(vault, cache)
+    time.sleep(1.0)  # the follower is following
+    builder.send_signal(signal.SIGKILL)
+    builder.wait()
+    kept = held(cache)  # what the killed builder had saved or journalled: not to be embedded again
+    out = follower.communicate(timeout=600)[1]
+    assert follower.returncode == 0, out[-500:]
+    total = held(cache)
+    assert 0 < kept < total
+    assert embedded(out) == total - kept, (kept, total, out[-300:])
+    assert "damaged" not in out and "discarded" not in out
