@@ -19,6 +19,7 @@ import mmap
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,11 @@ from engines.locations import cache_root
 
 MANIFEST = "manifest.json"
 STALE_TEMP_S = 3600.0  # a temp file this old belongs to a save that died (100k notes save in seconds)
+WRITER_LOCK = ".writer.lock"
+# A generation the manifest moved on from stays this long: a reader that read the old manifest opens its
+# files within seconds of it (a 100,000-note index is read in ~2 s), and an open or mapped file lives on
+# after its name is removed.
+RETIRED_GRACE_S = 120.0
 
 
 class Stale(Exception):
@@ -100,21 +106,50 @@ def map_bytes(folder: Path, name: str) -> "mmap.mmap | bytes":
         raise Stale(f"damaged ({name}: {' '.join(str(error).split())[:80]})") from None
 
 
+@contextmanager
+def one_writer(folder: Path):
+    """Held while a generation is written and made current: two processes saving the same index take
+    turns, so neither removes the files of the other's generation before its manifest names them (two
+    `index notes` at once left a manifest naming removed files). An flock: the kernel lets go of it when
+    its holder dies."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / WRITER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def write_manifest(folder: Path, manifest: dict) -> None:
-    """The manifest last: from here on the new generation is the index."""
+    """The manifest last: from here on the new generation is the index. The generation it replaces is
+    kept as retired (with when), so its files outlive it by RETIRED_GRACE_S."""
+    now = time.time()
+    retired = {}
+    try:
+        before = json.loads((folder / MANIFEST).read_bytes().decode("utf-8", "surrogatepass"))
+        retired = {g: t for g, t in (before.get("retired") or {}).items() if now - float(t) < RETIRED_GRACE_S}
+        if before.get("generation") and before["generation"] != manifest.get("generation"):
+            retired[before["generation"]] = now
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+    manifest = {**manifest, "retired": retired}
     write_atomically(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
 def remove_other_generations(folder: Path, keep: set[str]) -> None:
-    """Files of earlier generations: unused once the manifest moved on (a reader that still maps one
-    keeps its pages: an unlinked file lives on until it is unmapped)."""
+    """Files of earlier generations, once they have been retired for RETIRED_GRACE_S (a reader that
+    still maps one keeps its pages: an unlinked file lives on until it is unmapped)."""
     try:
         names = os.listdir(folder)
-    except OSError:
+        retired = json.loads((folder / MANIFEST).read_bytes().decode("utf-8", "surrogatepass")).get("retired") or {}
+    except (OSError, ValueError, AttributeError):
         return
     old = time.time() - STALE_TEMP_S
     for name in names:
-        if name == MANIFEST or name in keep:
+        if name in (MANIFEST, WRITER_LOCK) or name in keep or _generation(name) in retired:
             continue
         try:
             # a temp file ("."...) may be another run's save in progress: only an old one is a dead run's
@@ -124,6 +159,20 @@ def remove_other_generations(folder: Path, keep: set[str]) -> None:
             pass
 
 
+def _generation(name: str) -> str | None:
+    """``note_strings.<generation>.txt`` -> the generation."""
+    parts = name.split(".")
+    return parts[1] if len(parts) >= 3 and parts[0] else None
+
+
 def discard(folder: Path) -> None:
-    """Drop an index that cannot be used (it is rebuilt from the searched files: nothing is lost)."""
-    shutil.rmtree(folder, ignore_errors=True)
+    """Drop an index that cannot be used (it is rebuilt from the searched files: nothing is lost); the
+    writers' lock stays, taken, so a save under way in another process is not cut from under it."""
+    try:
+        with one_writer(folder):
+            for name in os.listdir(folder):
+                if name != WRITER_LOCK:
+                    path = folder / name
+                    shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)

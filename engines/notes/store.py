@@ -52,7 +52,7 @@ import numpy as np
 
 from engines.atomic import atomic_file
 from engines.index_folder import (MANIFEST, Stale, discard, folder_for, load_array, map_bytes, read_manifest,
-                                 remove_other_generations, write_atomically, write_manifest)
+                                 one_writer, remove_other_generations, write_atomically, write_manifest)
 from engines.lexical import BM25Index
 from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, load_corpus, load_file,
                                   natural_key, relative_to, stored_body)
@@ -182,7 +182,8 @@ class NotesStore:
     def _save(self, notes: Sequence[Note], rows: Rows, matrix: dict[str, np.ndarray]) -> None:
         with self._save_lock:
             try:
-                self._write(notes, rows, matrix)
+                with one_writer(self.folder):  # another process saving this index waits its turn
+                    self._write(notes, rows, matrix)
             except OSError as error:
                 self.changed = True
                 self._notice(f"notes index {self.folder}: not saved ({(error.strerror or str(error)).lower()})")

@@ -7,6 +7,7 @@ XDG_CACHE_HOME; what each embedded is read from its own last line ("N passages e
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -93,6 +94,9 @@ def test_two_index_runs_at_once_embed_every_passage_once_between_them(vault, tmp
     assert embedded(out_first) + embedded(out_second) == total, (out_first[-300:], out_second[-300:])
     assert embedded(out_second) == 0  # it followed the first to the end
     assert "damaged" not in out_first + out_second and "discarded" not in out_first + out_second
+    # both saved the notes index in turn: the next process reads it whole (once: "note_strings... is missing")
+    after = search(vault, cache, "ionosphere").communicate(timeout=600)[1]
+    assert "damaged" not in after and "discarded" not in after, after[-300:]
 
 
 def test_a_builder_killed_mid_build_is_taken_over_and_nothing_it_embedded_is_embedded_again(vault, tmp_path):
@@ -110,3 +114,26 @@ def test_a_builder_killed_mid_build_is_taken_over_and_nothing_it_embedded_is_emb
     assert 0 < kept < total
     assert embedded(out) == total - kept, (kept, total, out[-300:])
     assert "damaged" not in out and "discarded" not in out
+
+
+def search(vault: Path, cache: Path, query: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "olai_tui.cli", "search", "notes", query, "--corpus", str(vault),
+                             "--wait", "--json"], cwd=REPO, env={**os.environ, "XDG_CACHE_HOME": str(cache)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_a_search_that_waits_follows_the_index_run_and_answers_as_one_process_would(vault, tmp_path):
+    cache = tmp_path / "cache"
+    builder = index(vault, cache)
+    wait_for_journal(cache, 1)
+    query = "radio waves reflected by the ionosphere"
+    follower = search(vault, cache, query)
+    followed = follower.communicate(timeout=600)
+    built = builder.communicate(timeout=600)[1]
+    assert builder.returncode == 0 and follower.returncode == 0, built[-300:] + followed[1][-300:]
+    assert embedded(built) == held(cache), "the index run embedded every passage; the search none"
+    alone = search(vault, cache, query).communicate(timeout=600)  # one process, the cache complete
+    assert json.loads(followed[0])["hits"] == json.loads(alone[0])["hits"]
+    assert json.loads(followed[0])["hits"], "the query finds something in the vault"
+    for said in (built, followed[1], alone[1]):
+        assert "damaged" not in said and "discarded" not in said, said[-300:]
