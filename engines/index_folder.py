@@ -147,9 +147,11 @@ def remove_other_generations(folder: Path, keep: set[str]) -> None:
         retired = json.loads((folder / MANIFEST).read_bytes().decode("utf-8", "surrogatepass")).get("retired") or {}
     except (OSError, ValueError, AttributeError):
         return
-    old = time.time() - STALE_TEMP_S
+    now = time.time()
+    old = now - STALE_TEMP_S
+    recent = {g for g, t in retired.items() if now - float(t) < RETIRED_GRACE_S}
     for name in names:
-        if name in (MANIFEST, WRITER_LOCK) or name in keep or _generation(name) in retired:
+        if name in (MANIFEST, WRITER_LOCK) or name in keep or _generation(name) in recent:
             continue
         try:
             # a temp file ("."...) may be another run's save in progress: only an old one is a dead run's
