@@ -54,6 +54,8 @@ class BackgroundIndex(SettlesWithCooldown):
     embed_batch = 32  # texts per embed call: a subclass sets its own (about 0.5 s on 2 cores)
     thread_name = "olai-index"
     saves_in_order = False  # True: the cache file keeps _all_keys()'s order (a list, the order reads ask)
+    save_every_s = SAVE_EVERY_S  # how often a long build saves what it has (a cheap one: only at its end)
+    journalled = True  # each batch journalled as it lands, for a process that follows or takes over
 
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None, of: int = 0) -> None:
         self.embedder = embedder
@@ -121,13 +123,14 @@ class BackgroundIndex(SettlesWithCooldown):
                 del self._texts[key]
             self._state = IndexState("building", *self._counts())
         try:
-            if cache.lead():
+            if cache.lead(journal=self.journalled):
                 self._take_in(cache.refresh())  # what another process saved or journalled before it stopped
             else:
                 followed = self._follow(cache, progress)
                 if followed is not None:
                     return followed
-            failed = self._embed_pending(cache, self._pending, self._counts, self.embed_batch, SAVE_EVERY_S, progress)
+            failed = self._embed_pending(cache, self._pending, self._counts, self.embed_batch, self.save_every_s,
+                                         progress)
             if failed is not None:
                 return failed
             with self._lock:
@@ -152,7 +155,7 @@ class BackgroundIndex(SettlesWithCooldown):
         none is pending (None: finish as ready) or it is gone (None: this process builds the rest).
         The state says ``building`` for ``another process`` meanwhile."""
         while not self._stop.is_set():
-            leading = cache.lead()  # first: what the builder left is read after it is gone, not before
+            leading = cache.lead(journal=self.journalled)  # first: what the builder left is read after it is gone, not before
             self._take_in(cache.refresh())
             with self._lock:
                 done, of = self._counts()

@@ -41,8 +41,9 @@ class SharedEntry:
     def leading(self) -> bool:
         return self._leader is not None
 
-    def lead(self) -> bool:
-        """Become this entry's builder, unless another process is (True: this one builds now)."""
+    def lead(self, journal: bool = True) -> bool:
+        """Become this entry's builder, unless another process is (True: this one builds now);
+        ``journal``: append each batch to the journal (an index cheap to build again needs none)."""
         if self._leader is not None:
             return True
         if not self._persist:
@@ -60,6 +61,8 @@ class SharedEntry:
             os.close(fd)
             return False
         self._leader = fd
+        if not journal:
+            return True
         try:
             self._journal = os.open(str(self.path) + JOURNAL_SUFFIX, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError:
