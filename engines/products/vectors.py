@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from engines.embed.background_index import SAVE_EVERY_S, BackgroundIndex
+from engines.embed.background_index import ANOTHER_PROCESS, FOLLOW_EVERY_S, SAVE_EVERY_S, BackgroundIndex
 from engines.embed.base import Embedder, EmbedderUnavailable
 from engines.embed.cache import VectorCache, text_key
 from engines.embed.index_state import IndexState
@@ -58,8 +58,10 @@ class ProductVectors(BackgroundIndex):
             if self._state.state == "ready" or self._cooling_down():
                 return self._state
             self._state = IndexState("building", len(self._rows), len(self.keys))
+        cache = None
         try:
             cache = self._open_cache()
+            self._follow_another(cache)
             missing = list(dict.fromkeys(k for k in self.keys if k not in cache))
             text_of = dict(zip(self.keys, self.texts))
             self._publish(cache)
@@ -80,7 +82,8 @@ class ProductVectors(BackgroundIndex):
                     cache.save()
                     last_save = time.monotonic()
             self._publish(cache)
-            cache.save(keep=set(self.keys))
+            if cache.leading:  # a follower that found every vector saved leaves the file to its builder
+                cache.save(keep=set(self.keys))
         except EmbedderUnavailable as exc:
             return self._settle(IndexState("unavailable", 0, len(self.keys), exc.reason, exc.enable))
         except BatchFailed as exc:  # every try failed: keep what was embedded, say why
@@ -89,8 +92,24 @@ class ProductVectors(BackgroundIndex):
             return self._settle(IndexState("failed", len(self._rows), len(self.keys), exc.reason))
         except Exception as exc:  # noqa: BLE001 - a broken model never takes the cheap sources down
             return self._settle(IndexState("failed", len(self._rows), len(self.keys), f"embedding failed: {exc}"))
+        finally:
+            if cache is not None:
+                cache.let_go()
         done = len(self._rows)
         return self._settle(IndexState("ready" if done == len(self.keys) else "idle", done, len(self.keys)))
+
+    def _follow_another(self, cache: VectorCache) -> None:
+        """While another process embeds this catalogue (it holds the builder's lock), take its vectors as it
+        saves and journals them; return when this process leads (it died or finished) or none is missing."""
+        while not cache.lead() and not self._stop.is_set():
+            cache.refresh()
+            self._publish(cache)
+            with self._lock:
+                self._state = IndexState("building", len(self._rows), len(self.keys), ANOTHER_PROCESS)
+            if len(self._rows) == len(self.keys):
+                return
+            self._stop.wait(FOLLOW_EVERY_S)
+        cache.refresh()  # what the builder journalled in its last moments, before this process took over
 
     def _publish(self, cache: VectorCache) -> None:
         rows = [i for i, k in enumerate(self.keys) if k in cache]

@@ -137,3 +137,18 @@ def test_a_search_that_waits_follows_the_index_run_and_answers_as_one_process_wo
     assert json.loads(followed[0])["hits"], "the query finds something in the vault"
     for said in (built, followed[1], alone[1]):
         assert "damaged" not in said and "discarded" not in said, said[-300:]
+
+
+def test_two_processes_on_one_catalogue_embed_each_product_once(tmp_path):
+    from engines.locations import demo_corpus
+
+    cache, corpus = tmp_path / "cache", str(demo_corpus("products"))
+    run = [sys.executable, "-m", "olai_tui.cli", "index", "products", "--corpus", corpus]
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    first = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_journal(cache, 1)
+    second = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said = [p.communicate(timeout=600)[1] for p in (first, second)]
+    assert first.returncode == second.returncode == 0, said
+    counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said]
+    assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
