@@ -152,3 +152,41 @@ def test_two_processes_on_one_catalogue_embed_each_product_once(tmp_path):
     assert first.returncode == second.returncode == 0, said
     counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said]
     assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
+
+
+def test_the_mcp_server_follows_an_index_run_says_so_and_answers_as_one_process_would(vault, tmp_path):
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    cache = tmp_path / "cache"
+    query = "radio waves reflected by the ionosphere"
+    builder = index(vault, cache)
+    wait_for_journal(cache, 1)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "olai_tui.cli", "mcp", "--notes", str(vault)],
+                                   cwd=str(REPO), env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    said: list[str] = []
+
+    async def go():
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            await client.call_tool("search", {"engine": "notes", "query": query, "limit": 10})
+            while builder.poll() is None:  # while the index run builds, the server's index follows it
+                status = (await client.call_tool("status", {"engine": "notes"})).structured_content["engines"][0]
+                said.extend(t.get("reason") or "" for t in status["tiers"] if t["name"] == "semantic")
+                await anyio.sleep(0.2)
+            for _ in range(600):
+                status = (await client.call_tool("status", {"engine": "notes"})).structured_content["engines"][0]
+                if next(t["status"] for t in status["tiers"] if t["name"] == "semantic") == "answered":
+                    break
+                await anyio.sleep(0.1)
+            found = await client.call_tool("search", {"engine": "notes", "query": query, "limit": 10})
+            return [h["id"] for h in found.structured_content["hits"]]
+
+    served = anyio.run(go)
+    built = builder.communicate(timeout=600)[1]
+    assert builder.returncode == 0, built[-300:]
+    assert any("another process" in s for s in said), said[-5:]
+    assert embedded(built) == held(cache), "the index run embedded every passage"
+    alone = json.loads(search(vault, cache, query).communicate(timeout=600)[0])
+    assert served == [h["id"] for h in alone["hits"]] and served
