@@ -190,3 +190,21 @@ def test_the_mcp_server_follows_an_index_run_says_so_and_answers_as_one_process_
     assert embedded(built) == held(cache), "the index run embedded every passage"
     alone = json.loads(search(vault, cache, query).communicate(timeout=600)[0])
     assert served == [h["id"] for h in alone["hits"]] and served
+
+
+def test_two_processes_on_one_code_tree_embed_each_symbol_once(tmp_path):
+    from engines.eval.semble import load_repos
+    from engines.locations import shared_data
+
+    tree = load_repos(shared_data() / "code" / "semble")["click"].root  # 617 symbols: seconds of embedding
+    cache = tmp_path / "cache"
+    run = [sys.executable, "-m", "olai_tui.cli", "index", "code", "--corpus", str(tree)]
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    first = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_journal(cache, 1)
+    second = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said = [p.communicate(timeout=600)[1] for p in (first, second)]
+    assert first.returncode == second.returncode == 0, said
+    counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said]
+    assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
+    assert not [s for s in said if "damaged" in s or "discarded" in s]
