@@ -116,9 +116,9 @@ def test_a_builder_killed_mid_build_is_taken_over_and_nothing_it_embedded_is_emb
     assert "damaged" not in out and "discarded" not in out
 
 
-def search(vault: Path, cache: Path, query: str) -> subprocess.Popen:
+def search(vault: Path, cache: Path, query: str, limit: int = 10) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "olai_tui.cli", "search", "notes", query, "--corpus", str(vault),
-                             "--wait", "--json"], cwd=REPO, env={**os.environ, "XDG_CACHE_HOME": str(cache)},
+                             "--wait", "--json", "--limit", str(limit)], cwd=REPO, env={**os.environ, "XDG_CACHE_HOME": str(cache)},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -154,42 +154,36 @@ def test_two_processes_on_one_catalogue_embed_each_product_once(tmp_path):
     assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
 
 
-def test_the_mcp_server_follows_an_index_run_says_so_and_answers_as_one_process_would(vault, tmp_path):
+def mcp_following(vault: Path, cache: Path, query: str, builder: subprocess.Popen) -> tuple[list[str], list[str]]:
+    """`olai-tui mcp --notes VAULT` on the same cache while ``builder`` runs: the semantic tier's reasons its
+    `status` gave meanwhile, and the rows its `search` answers once the tier is built."""
     import anyio
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    cache = tmp_path / "cache"
-    query = "radio waves reflected by the ionosphere"
-    builder = index(vault, cache)
-    wait_for_journal(cache, 1)
     params = StdioServerParameters(command=sys.executable, args=["-m", "olai_tui.cli", "mcp", "--notes", str(vault)],
                                    cwd=str(REPO), env={**os.environ, "XDG_CACHE_HOME": str(cache)})
     said: list[str] = []
 
+    async def semantic(client) -> dict:
+        status = (await client.call_tool("status", {"engine": "notes"})).structured_content["engines"][0]
+        return next(t for t in status["tiers"] if t["name"] == "semantic")
+
     async def go():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
-            await client.call_tool("search", {"engine": "notes", "query": query, "limit": 10})
+            await client.call_tool("search", {"engine": "notes", "query": query, "limit": 30})
             while builder.poll() is None:  # while the index run builds, the server's index follows it
-                status = (await client.call_tool("status", {"engine": "notes"})).structured_content["engines"][0]
-                said.extend(t.get("reason") or "" for t in status["tiers"] if t["name"] == "semantic")
+                said.append((await semantic(client)).get("reason") or "")
                 await anyio.sleep(0.2)
             for _ in range(600):
-                status = (await client.call_tool("status", {"engine": "notes"})).structured_content["engines"][0]
-                if next(t["status"] for t in status["tiers"] if t["name"] == "semantic") == "answered":
+                if (await semantic(client))["status"] == "answered":
                     break
                 await anyio.sleep(0.1)
-            found = await client.call_tool("search", {"engine": "notes", "query": query, "limit": 10})
+            found = await client.call_tool("search", {"engine": "notes", "query": query, "limit": 30})
             return [h["id"] for h in found.structured_content["hits"]]
 
-    served = anyio.run(go)
-    built = builder.communicate(timeout=600)[1]
-    assert builder.returncode == 0, built[-300:]
-    assert any("another process" in s for s in said), said[-5:]
-    assert embedded(built) == held(cache), "the index run embedded every passage"
-    alone = json.loads(search(vault, cache, query).communicate(timeout=600)[0])
-    assert served == [h["id"] for h in alone["hits"]] and served
+    return said, anyio.run(go)
 
 
 def test_two_processes_on_one_code_tree_embed_each_symbol_once(tmp_path):
@@ -208,3 +202,71 @@ def test_two_processes_on_one_code_tree_embed_each_symbol_once(tmp_path):
     counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said]
     assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
     assert not [s for s in said if "damaged" in s or "discarded" in s]
+
+
+# The workbench headless in a process of its own: it opens the vault's pane as `olai-tui notes DIR` does,
+# watches the pane's meaning tier while another process builds, then types the query once it is built and
+# prints what it saw and the rows it shows.
+WORKBENCH = r'''
+import asyncio, json, sys
+from pathlib import Path
+from olai_tui.workbench import build_workbench
+from textual import events
+
+async def main(vault, query):
+    app = build_workbench({"notes": Path(vault)}, "notes", watch=False)
+    said = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        adapter = app.adapters[0]
+        while adapter.engine is None if hasattr(adapter, "engine") else True:
+            await asyncio.sleep(0.05)
+        engine = adapter.engine
+        engine.start()
+        for _ in range(6000):
+            tier = engine.status().tier("semantic")
+            said.append(tier.reason or "")
+            if tier.status == "answered":
+                break
+            await asyncio.sleep(0.05)
+        pane = app.active_pane
+        pane.input.focus()
+        pilot.app._driver.send_message(events.Key("ctrl+u", None))
+        for ch in query:  # typed as a person types, a key at a time
+            await asyncio.sleep(0.02)
+            pilot.app._driver.send_message(events.Key("space" if ch == " " else ch, ch))
+        for _ in range(600):
+            answer = pane.answer
+            if answer is not None and answer.query == query and answer.tier("semantic") is not None \
+                    and answer.tier("semantic").status in ("answered", "empty", "skipped"):
+                break
+            await asyncio.sleep(0.05)
+        answer = pane.answer
+        print(json.dumps({"said": said, "hits": [h.id for h in answer.hits] if answer else None,
+                          "embedded": engine.semantic.embedded_texts.count}))
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+'''
+
+
+def test_the_workbench_the_mcp_server_and_an_index_run_share_one_cache_and_answer_alike(vault, tmp_path):
+    cache = tmp_path / "cache"
+    query = "radio waves reflected by the ionosphere"
+    builder = index(vault, cache)
+    wait_for_journal(cache, 1)
+    workbench = subprocess.Popen([sys.executable, "-c", WORKBENCH, str(vault), query], cwd=REPO,
+                                 env={**os.environ, "XDG_CACHE_HOME": str(cache)}, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+    mcp_said, served = mcp_following(vault, cache, query, builder)
+    shown, workbench_said = workbench.communicate(timeout=600)
+    built = builder.communicate(timeout=600)[1]
+    assert builder.returncode == 0 and workbench.returncode == 0, built[-300:] + workbench_said[-500:]
+    seen = json.loads(shown.strip().splitlines()[-1])
+    # the two followers said so while the index run built; none of the three reported a damaged index
+    assert any("another process" in s for s in seen["said"]), seen["said"][-5:]
+    assert any("another process" in s for s in mcp_said), mcp_said[-5:]
+    for said in (built, workbench_said):
+        assert "damaged" not in said and "discarded" not in said, said[-300:]
+    assert embedded(built) == held(cache), "the index run embedded every passage"
+    assert seen["embedded"] == 0, "the workbench embedded none"
+    alone = [h["id"] for h in json.loads(search(vault, cache, query, limit=30).communicate(timeout=600)[0])["hits"]]
+    assert alone and seen["hits"] == alone and served == alone
