@@ -186,7 +186,7 @@ def mcp_following(vault: Path, cache: Path, query: str, builder: subprocess.Pope
     return said, anyio.run(go)
 
 
-def test_two_processes_on_one_code_tree_embed_each_symbol_once(tmp_path):
+def test_three_processes_on_one_code_tree_embed_each_symbol_once_and_answer_alike(tmp_path):
     from engines.eval.semble import load_repos
     from engines.locations import shared_data
 
@@ -197,11 +197,17 @@ def test_two_processes_on_one_code_tree_embed_each_symbol_once(tmp_path):
     first = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_journal(cache, 1)
     second = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    said = [p.communicate(timeout=600)[1] for p in (first, second)]
-    assert first.returncode == second.returncode == 0, said
-    counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said]
+    ask = [sys.executable, "-m", "olai_tui.cli", "search", "code", "how are command options parsed", "--corpus",
+           str(tree), "--tiers", "lexical,embedding", "--wait", "--json"]
+    third = subprocess.Popen(ask, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answered, asked_said = third.communicate(timeout=600)
+    said = [p.communicate(timeout=600)[1] for p in (first, second)] + [asked_said]
+    assert first.returncode == second.returncode == third.returncode == 0, said
+    counts = [int(re.findall(r"([\d,]+) embedded now", s)[-1].replace(",", "")) for s in said[:2]]
     assert counts[1] == 0 and counts[0] == held(cache) > 0, (counts, [s[-200:] for s in said])
     assert not [s for s in said if "damaged" in s or "discarded" in s]
+    alone = subprocess.run(ask, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert json.loads(answered)["hits"] == json.loads(alone.stdout)["hits"] and json.loads(answered)["hits"]
 
 
 # The workbench headless in a process of its own: it opens the vault's pane as `olai-tui notes DIR` does,
