@@ -5,6 +5,7 @@ answers come from memory and one line says the cache is off."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,7 +14,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-NOTES = 60
 
 
 @pytest.fixture
@@ -27,13 +27,6 @@ def tmpfs(tmp_path):
     yield where
     subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
-
-@pytest.fixture(scope="module")
-def vault(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("vault") / "v"
-    subprocess.run([sys.executable, "tools/make_vault.py", str(folder), "--notes", str(NOTES)], cwd=REPO,
-                   check=True, capture_output=True, timeout=120)
-    return folder
 
 
 def cli(*args: str, cache: Path) -> subprocess.CompletedProcess:
@@ -80,10 +73,13 @@ def test_a_full_disk_during_a_save_leaves_the_previous_generation_answering_and_
 def test_a_read_only_cache_answers_from_memory_and_says_the_cache_is_off(tmpfs, vault):
     done = subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], capture_output=True)
     assert done.returncode == 0, done.stderr
-    answer = cli("search", "notes", "ionosphere", "--corpus", str(vault), "--wait", "--json", cache=tmpfs)
+    # a query the exact tier does not fill, so the meaning index is built (and cannot be kept)
+    answer = cli("search", "notes", "radio waves reflected by the ionosphere", "--corpus", str(vault), "--wait",
+                 "--json", cache=tmpfs)
     assert answer.returncode == 0, answer.stderr[-500:]
     assert "Traceback" not in answer.stderr
-    assert '"semantic", "status": "answered"' in answer.stdout.replace("\n", "") or '"status": "answered"' in answer.stdout
+    assert {"name": "semantic", "status": "answered"}.items() <= next(
+        t for t in json.loads(answer.stdout)["tiers"] if t["name"] == "semantic").items()
     lines = [line for line in answer.stderr.splitlines() if "read-only file system" in line.lower()
              or "without persistence" in line.lower() or "not saved" in line.lower()]
     assert lines, answer.stderr[-800:]

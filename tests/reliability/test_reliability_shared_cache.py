@@ -18,22 +18,13 @@ import time
 import zlib
 from pathlib import Path
 
-import pytest
 
 from engines.embed.cache import JOURNAL_SUFFIX
 from engines.embed.llama import LlamaEmbedder
 from engines.embed.vector_file import open_file
 
 REPO = Path(__file__).resolve().parents[2]
-NOTES = 120  # ~380 passages: a build of several seconds, so a second process starts while it runs
 
-
-@pytest.fixture(scope="module")
-def vault(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("vault") / "v"
-    subprocess.run([sys.executable, "tools/make_vault.py", str(folder), "--notes", str(NOTES)], cwd=REPO,
-                   check=True, capture_output=True, timeout=120)
-    return folder
 
 
 def index(vault: Path, cache: Path) -> subprocess.Popen:
