@@ -10,9 +10,9 @@ import argparse
 import math
 import os
 import sys
-from typing import Any
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from engines import registry
 from engines.contract import Console, Option
@@ -133,7 +133,8 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def _options(args: argparse.Namespace, engine: str, field: str = "options", besides: frozenset = frozenset()) -> dict:
+def _options(args: argparse.Namespace, engine: str, field: str = "options",
+             besides: frozenset = frozenset()) -> dict:
     """The engine options given on the command line (a value other than the declared default), read as
     the engine declares them; ``besides``: names checked elsewhere (an index command's own options)."""
     out = {}
@@ -142,7 +143,8 @@ def _options(args: argparse.Namespace, engine: str, field: str = "options", besi
         for option in getattr(spec, field):
             value = getattr(args, option.name, None)
             declared = own.get(option.name, option)
-            if value is None or value is False or value == declared.default or option.name in out or option.name in besides:
+            if value is None or value is False or value == declared.default or option.name in out \
+                    or option.name in besides:
                 continue
             if option.name in own and declared.choices and value not in declared.choices:
                 raise UsageError(f"{_flag(option.name)}: {value!r} is not one of {', '.join(declared.choices)}")
@@ -153,9 +155,8 @@ def _options(args: argparse.Namespace, engine: str, field: str = "options", besi
                     raise UsageError(f"{_flag(option.name)}: no {one} named (give NAME[,NAME...])")
                 value = items
             out[option.name] = value
-    known = {o.name for o in getattr(registry.spec(engine), field)}
     for name in out:
-        if name not in known:
+        if name not in own:
             raise UsageError(f"{_flag(name)}: only the {_takers(name, field)} not {engine}")
     return out
 

@@ -155,7 +155,8 @@ class BackgroundIndex(SettlesWithCooldown):
         none is pending (None: finish as ready) or it is gone (None: this process builds the rest).
         The state says ``building`` for ``another process`` meanwhile."""
         while not self._stop.is_set():
-            leading = cache.lead(journal=self.journalled)  # first: what the builder left is read after it is gone, not before
+            # the lock first: what a builder left is read after it is gone, not before
+            leading = cache.lead(journal=self.journalled)
             self._take_in(cache.refresh())
             with self._lock:
                 done, of = self._counts()

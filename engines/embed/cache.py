@@ -153,8 +153,6 @@ class VectorCache(SharedEntry):
             if self._journal is not None:
                 self._append(keys, vectors)
 
-    # -- one builder, the others follow -------------------------------------------------------------
-
     def _load(self) -> None:
         try:
             stat = self.path.stat()

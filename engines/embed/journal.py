@@ -28,14 +28,33 @@ LOCK_SUFFIX = ".lock"
 JOURNAL_SUFFIX = ".journal"
 
 
+def records(keys: Sequence[bytes], vectors) -> bytes:
+    """Journal records of these rows: digest, float32 vector, CRC-32 of both."""
+    out = bytearray()
+    for key, row in zip(keys, vectors):
+        record = bytes(key) + np.ascontiguousarray(row, dtype="<f4").tobytes()
+        out += record + struct.pack("<I", zlib.crc32(record))
+    return bytes(out)
+
+
+def read_records(data: bytes, dims: int) -> tuple[dict[bytes, np.ndarray], int]:
+    """The whole records in ``data`` whose check holds, digest -> vector, and the bytes they span (a
+    torn last record is left for the next read)."""
+    size = DIGEST + dims * 4 + ROW_CHECK
+    whole = len(data) // size
+    found: dict[bytes, np.ndarray] = {}
+    for i in range(whole):
+        record = data[i * size:(i + 1) * size]
+        body, (check,) = record[:-ROW_CHECK], struct.unpack("<I", record[-ROW_CHECK:])
+        if zlib.crc32(body) == check:
+            found[body[:DIGEST]] = np.frombuffer(body[DIGEST:], "<f4").copy()
+    return found, whole * size
+
+
 class SharedEntry:
     """The builder's lock and journal of a VectorCache (which this is mixed into: its ``path``,
-    ``directory``, ``dims``, ``_rows``, ``_saved``, ``_lock``, ``_saving``, ``_persist`` and
-    ``_newer_file``)."""
-
-    _leader: int | None = None  # the lock file's descriptor while this process builds the entry
-    _journal: int | None = None  # the journal, open for appending, while it does
-    _journal_read: tuple[int, int] = (0, 0)  # (inode, bytes) of the journal already read
+    ``directory``, ``dims``, ``_rows``, ``_saved``, ``_lock``, ``_saving``, ``_persist``, ``_newer_file``,
+    and the ``_leader``, ``_journal`` and ``_journal_read`` it sets up for this)."""
 
     @property
     def leading(self) -> bool:
@@ -102,12 +121,8 @@ class SharedEntry:
         return new + self._read_journal()
 
     def _append(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
-        data = bytearray()
-        for key, row in zip(keys, np.ascontiguousarray(vectors, dtype="<f4")):
-            record = bytes(key) + row.tobytes()
-            data += record + struct.pack("<I", zlib.crc32(record))
         try:
-            os.write(self._journal, bytes(data))
+            os.write(self._journal, records(keys, vectors))
         except OSError:
             pass  # a full disk: the rows stay in memory for the next save, which says what failed
 
@@ -124,15 +139,8 @@ class SharedEntry:
                 data = fh.read()
         except OSError:
             return []
-        size = DIGEST + self.dims * 4 + ROW_CHECK
-        whole = len(data) // size
-        self._journal_read = (stat.st_ino, offset + whole * size)
-        added: dict[bytes, np.ndarray] = {}
-        for i in range(whole):
-            record = data[i * size:(i + 1) * size]
-            body, (check,) = record[:-ROW_CHECK], struct.unpack("<I", record[-ROW_CHECK:])
-            if zlib.crc32(body) == check:
-                added[body[:DIGEST]] = np.frombuffer(body[DIGEST:], "<f4").copy()
+        added, spanned = read_records(data, self.dims)
+        self._journal_read = (stat.st_ino, offset + spanned)
         if not added:
             return []
         with self._lock:
@@ -153,9 +161,7 @@ class SharedEntry:
         left = [k for k in rows if saved is None or k not in saved.at]
         try:
             with atomic_file(path, prefix=path.name + ".") as out:
-                for k in left:
-                    record = bytes(k) + np.ascontiguousarray(rows[k], dtype="<f4").tobytes()
-                    out.write(record + struct.pack("<I", zlib.crc32(record)))
+                out.write(records(left, [rows[k] for k in left]))
             journal = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError:
             return

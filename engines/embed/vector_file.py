@@ -165,9 +165,7 @@ def _open_whole(handle: IO[bytes], start: bytes, keys_at: int, count: int, dims:
     digests = handle.read(count * DIGEST)
     if check and not _digest_matches(handle, start + digests, size - DIGEST):
         raise ValueError("checksum mismatch: truncated or corrupt")
-    saved = SavedRows(handle, DigestIndex(digests), vectors_at, dims)
-    saved.lost = 0
-    return saved
+    return SavedRows(handle, DigestIndex(digests), vectors_at, dims)
 
 
 def _digest_matches(handle: IO[bytes], start: bytes, body_size: int) -> bool:

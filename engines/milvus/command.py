@@ -25,6 +25,13 @@ def publish_uri(options: dict[str, Any]) -> str:
     return uri
 
 
+def published_line(name: str, version: str, what: str, done: dict) -> str:
+    """What a publish says it did: ``olai_products -> olai_products_v2 (929 products in 3.1 s; was ...)``."""
+    return (f"{name} -> {version} ({what} in {done['publish_s']} s"
+            + (f"; was {done['previous']}" if done["previous"] else "")
+            + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+
+
 def said(console: Console, uri: str, work: Callable[[], int]) -> int:
     """``work()``'s status, or 1 with its failure said in one line."""
     from engines.milvus.versions import PublishError

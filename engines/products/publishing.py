@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.milvus.command import publish_uri, said
+from engines.milvus.command import publish_uri, published_line, said
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
@@ -42,9 +42,7 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
         done = pub.publish(client, alias, engine.catalogue, engine.knowledge, engine.index.masks, vectors,
                            engine.vectors.embedder.info().model_id, index_type,
                            progress=console.progress(f"publishing to {uri}"))
-        console.out(f"{alias} -> {done['collection']} ({done['count']:,} products in {done['publish_s']} s"
-                    + (f"; was {done['previous']}" if done["previous"] else "")
-                    + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+        console.out(published_line(alias, done["collection"], f"{done['count']:,} products", done))
         return 0
 
     try:

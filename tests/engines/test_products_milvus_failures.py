@@ -20,7 +20,7 @@ from engines.products.backends import publish as pub  # noqa: E402
 from engines.milvus.server import LocalMilvus  # noqa: E402
 from engines.breaker import Breaker
 from engines.products.backends.router import RecallSettings, router_for  # noqa: E402
-from engines.products.backends.router import _late as late  # noqa: E402
+from engines.milvus.asking import late  # noqa: E402
 from engines.products.engine import ProductsEngine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,15 +11,14 @@ import json
 import os
 import re
 import signal
-import struct
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 
 from engines.embed.cache import JOURNAL_SUFFIX
+from engines.embed.journal import read_records
 from engines.embed.llama import LlamaEmbedder
 from engines.embed.vector_file import open_file
 
@@ -55,12 +54,8 @@ def held(cache: Path) -> int:
         keys.update(open_file(path, info.model_id, info.dims).at)
     except (OSError, ValueError):
         pass
-    size = 32 + info.dims * 4 + 4
-    journal = Path(str(path) + JOURNAL_SUFFIX).read_bytes() if Path(str(path) + JOURNAL_SUFFIX).exists() else b""
-    for at in range(0, len(journal) - size + 1, size):
-        record = journal[at:at + size]
-        if zlib.crc32(record[:-4]) == struct.unpack("<I", record[-4:])[0]:
-            keys.add(record[:32])
+    journal = Path(str(path) + JOURNAL_SUFFIX)
+    keys.update(read_records(journal.read_bytes() if journal.exists() else b"", info.dims)[0])
     return len(keys)
 
 

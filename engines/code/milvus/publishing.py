@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.milvus.command import publish_uri, said
+from engines.milvus.command import publish_uri, published_line, said
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
@@ -45,10 +45,8 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
         vectors = None if words_only else pub.tree_vectors(engine, progress=console.progress("embedding symbols"))
         done = pub.publish_tree(client, engine, tree, collection, vectors,
                                 progress=console.progress(f"publishing to {uri}"))
-        console.out(f"{collection}/{tree} -> {done['version']} ({done['count']:,} symbols"
-                    f"{'' if done['vectors'] else ', words only'} in {done['publish_s']} s"
-                    + (f"; was {done['previous']}" if done["previous"] else "")
-                    + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
+        what = f"{done['count']:,} symbols" + ("" if done["vectors"] else ", words only")
+        console.out(published_line(f"{collection}/{tree}", done["version"], what, done))
         return 0
 
     try:

@@ -11,9 +11,8 @@ import time
 
 import numpy as np
 
-from engines.milvus.versions import (KEEP_VERSIONS, POINTER, Published, PublishError, connect, count,  # noqa: F401
-                                     describe, drop_quietly, moved_to, one_line, prune, quiet_client_log,
-                                     read_pointer)
+from engines.milvus.versions import (KEEP_VERSIONS, PublishError, connect, count,  # noqa: F401 - pub.* names
+                                     describe, drop_quietly, moved_to, one_line, prune, read_pointer)
 from engines.milvus import versions
 from engines.products.backends import collection as coll
 

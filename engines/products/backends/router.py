@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.breaker import Breaker
-from engines.milvus.asking import DEADLINE_S, Asks, DeadlineAsk, late as _late  # noqa: F401 - _late: the tests read it
+from engines.milvus.asking import DEADLINE_S, Asks, DeadlineAsk
 from engines.products.recall import Recall
 
 BACKENDS = ("memory", "milvus", "milvus-only", "memory-only")
