@@ -10,6 +10,7 @@ the index builds in the background is not queued behind an indexing batch.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import threading
@@ -44,11 +45,49 @@ MAX_TOKENS = MINILM.max_tokens
 QUERY_THREADS = 1
 
 
-# Held while llama-cpp-python loads a model or a vocabulary: with verbose off it points the process's
-# stdout and stderr at /dev/null for the load and back after (suppress_stdout_stderr, by dup2), so two
-# loads at once in two threads left stdout pointing at /dev/null for good (a static embedder's two
-# tokenizer threads did: the command printed nothing, exit 0).
+# Held while llama-cpp-python loads a model or a vocabulary: its one-time backend set-up is guarded by a
+# plain class flag, which two threads loading at once would both pass.
 LOADING = threading.Lock()
+_DROP_LOG = None  # the log callback llama.cpp holds: kept referenced here, or ctypes would free it
+
+
+def quiet_loads() -> None:
+    """Keep llama.cpp's loading log off the person's terminal without touching the process's output.
+
+    With verbose off, llama-cpp-python silences a load by pointing file descriptors 1 and 2 at /dev/null
+    (``suppress_stdout_stderr``, by dup2) and back after. That is process-wide: whatever another thread
+    wrote meanwhile was lost. A one-shot search printed its answer while the background index loaded
+    MiniLM and the JSON went to /dev/null, exit 0, nothing printed (once in a loaded CI run;
+    tests/engines/test_llama_output.py makes it happen at will). So llama.cpp's log goes to a callback
+    that drops it (an unreadable model still fails as an exception, with its cause) and the dup2 is
+    replaced by nothing. Idempotent."""
+    global _DROP_LOG
+    import llama_cpp
+    import llama_cpp._internals
+    import llama_cpp.llama
+
+    if _DROP_LOG is None:
+        @llama_cpp.llama_log_callback
+        def drop(level, text, user_data):  # noqa: ARG001 - llama.cpp's signature
+            return None
+
+        _DROP_LOG = drop
+        llama_cpp.llama_log_set(_DROP_LOG, ctypes.c_void_p(0))
+    llama_cpp.llama.suppress_stdout_stderr = _Unchanged
+    llama_cpp._internals.suppress_stdout_stderr = _Unchanged
+
+
+class _Unchanged:
+    """``suppress_stdout_stderr``'s interface, leaving the file descriptors as they are."""
+
+    def __init__(self, disable: bool = True) -> None:
+        pass
+
+    def __enter__(self) -> "_Unchanged":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
 
 
 def _threads() -> int:
@@ -138,6 +177,8 @@ class LlamaEmbedder:
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             from llama_cpp import Llama
+
+            quiet_loads()
         except ImportError as exc:
             raise EmbedderUnavailable(
                 "llama-cpp-python is not installed", "pip install llama-cpp-python==0.3.36 (or run `make`)"

@@ -151,19 +151,17 @@ class StaticEmbedder:
         try:
             import llama_cpp
             from llama_cpp._internals import LlamaModel
-            from llama_cpp._logger import set_verbose
+
+            from engines.embed.llama import LOADING, quiet_loads
         except ImportError as exc:
             raise EmbedderUnavailable("llama-cpp-python is not installed",
                                       "pip install llama-cpp-python==0.3.36 (or run `make`)") from exc
         if not self.tokenizer_path.is_file():
             raise EmbedderUnavailable(f"no tokenizer (MiniLM's GGUF) at {self.tokenizer_path}", ENABLE)
-        # the model's vocabulary alone, without the context ``Llama(vocab_only=True)`` still makes (whose
-        # notice llama.cpp prints on stderr even with verbose off)
-        set_verbose(False)  # as Llama(verbose=False) does: llama.cpp's loading log is not for a person
+        # the model's vocabulary alone, without the context ``Llama(vocab_only=True)`` still makes
+        quiet_loads()  # llama.cpp's loading log is not for a person, and the process's output stays put
         params = llama_cpp.llama_model_default_params()
         params.vocab_only = True
-        from engines.embed.llama import LOADING
-
         try:
             with LOADING:
                 return LlamaModel(path_model=str(self.tokenizer_path), params=params, verbose=False)
