@@ -5,21 +5,19 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rich.text import Text
-from textual.app import SuspendNotSupported
+from textual.app import App, SuspendNotSupported
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engines.answer import Hit
+from engines.answer import Answer, Hit
 from olai_tui.ui.adapters import Target
+from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line
-
-if TYPE_CHECKING:
-    from olai_tui.ui.pane import SearchPane
 
 # How editors take a line: "+N path" (vi family, nano, emacs, micro, kakoune), "path:N" (helix),
 # "-g path:N" (VS Code family). Anything else gets the path alone.
@@ -42,7 +40,17 @@ def editor_command(editor: str, target: Target) -> list[str]:
     return [*words, target.path]
 
 
-def open_row(pane: SearchPane, hit: Hit | None) -> None:
+class RowPane(Protocol):
+    """What opening or copying a row needs of the pane showing it (a SearchPane is one)."""
+
+    adapter: EngineAdapter
+    answer: Answer | None  # the answer whose rows are on screen
+
+    @property
+    def app(self) -> App: ...
+
+
+def open_row(pane: RowPane, hit: Hit | None) -> None:
     app = pane.app
     if hit is None:
         app.notify("No row to open: type a query first.", severity="warning")
@@ -67,7 +75,7 @@ def open_row(pane: SearchPane, hit: Hit | None) -> None:
         app.notify(f"{one_line(command[0])} exited with status {result.returncode}", severity="warning", markup=False)
 
 
-def copy_row(pane: SearchPane, hit: Hit | None) -> None:
+def copy_row(pane: RowPane, hit: Hit | None) -> None:
     app = pane.app
     target = pane.adapter.target(hit, "") if hit is not None else None
     if target is None:

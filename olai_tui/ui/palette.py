@@ -8,15 +8,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from olai_tui.app import WorkbenchApp
+    from olai_tui.ui.pane import SearchPane
 
 TYPED_SEARCH_SCORE = 0.2  # below a good fuzzy match of a command's name, above none
+
+
+class Workbench(Protocol):
+    """What the palette needs of the app (olai_tui.app.WorkbenchApp is one): its panes, and what it does."""
+
+    @property
+    def panes(self) -> list[SearchPane]: ...
+
+    @property
+    def active_pane(self) -> SearchPane | None: ...
+
+    def key_for(self, key_id: str) -> str: ...
+
+    def switch_to(self, name: str) -> None: ...
+
+    def search_in(self, name: str, query: str) -> None: ...
+
+    def action_compare(self) -> None: ...
+
+    async def action_rebuild_index(self) -> None: ...
+
+    def open_highlighted(self) -> None: ...
+
+    def copy_highlighted(self) -> None: ...
+
+    def push_screen(self, screen: Screen) -> object: ...
 
 
 @dataclass(frozen=True)
@@ -26,7 +53,7 @@ class Command:
     run: Callable[[], object]
 
 
-def workbench_commands(app: WorkbenchApp) -> list[Command]:
+def workbench_commands(app: Workbench) -> list[Command]:
     pane = app.active_pane
     commands: list[Command] = []
     for other in app.panes:
@@ -69,7 +96,7 @@ def workbench_commands(app: WorkbenchApp) -> list[Command]:
     return commands
 
 
-def open_evaluation(app: WorkbenchApp, engine: str) -> None:
+def open_evaluation(app: Workbench, engine: str) -> None:
     from olai_tui.ui.evaluation import EvaluationScreen
 
     app.push_screen(EvaluationScreen(engine))
@@ -82,7 +109,7 @@ class WorkbenchCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        app: WorkbenchApp = self.app  # type: ignore[assignment]
+        app: Workbench = self.app  # type: ignore[assignment]
         for command in workbench_commands(app):
             score = matcher.match(command.text)
             if score > 0:

@@ -5,6 +5,7 @@ what the engine contract declares. Search-as-you-type: each keystroke starts a n
 (cancelling the last), which waits out the debounce, then pulls the batches one at a time in a thread, so neither the
 exact tier (33 ms for a one-letter query over Vaswani's 11,429 notes) nor the model ever blocks the
 event loop. A batch is shown only if its query is still the current one: a stale answer never lands.
+Its tiers (switched off and on here, their state between answers, the footer) are pane_tiers.py's.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from textual.widgets import Input, Static
 
 from engines.answer import Answer, Batch, TierReport
 from olai_tui.ui.generic_adapter import EngineAdapter
-from olai_tui.ui.footer import TierFooter, footer_text, format_ms
+from olai_tui.ui.footer import TierFooter
 from olai_tui.ui.keys import DEFAULT_KEYS, binding
 from olai_tui.ui.opener import copy_row, open_row
+from olai_tui.ui.pane_tiers import LIVE_POLL_S, PaneTiers
 from olai_tui.ui.preview_view import Preview
 from olai_tui.ui.results import ResultsTable
 
@@ -43,7 +45,6 @@ DEBOUNCE_S = 0.08
 # the index built, each competing with the event loop for the CPU.
 LATER_TIERS_AFTER_S = 0.25
 LIMIT = 30  # rows per answer: a screenful and a half at 24 lines (the engine's own default is 10)
-LIVE_POLL_S = 0.5  # index progress in the footer: moves visibly without costing a core
 # Where a pane's first batch (the evidence tiers) is computed. A pane waits for its previous query's
 # first batch before it starts the next: a stale one cannot be stopped once it runs, and several at once
 # shared the interpreter with the interface's thread. Typing into the 100,000-note vault, a sampler of
@@ -74,7 +75,7 @@ class SearchInput(Input):
         self.post_message(SearchPane.ToResults())
 
 
-class SearchPane(Widget):
+class SearchPane(PaneTiers, Widget):
     DEFAULT_CSS = """
     SearchPane { layout: vertical; height: 1fr; }
     SearchPane #body { height: 1fr; }
@@ -160,13 +161,6 @@ class SearchPane(Widget):
             self._say_in_preview(self._welcome())
         await self._tiers_on()
 
-    async def _tiers_on(self) -> None:
-        """Tell the adapter which tiers are on, so a tier switched on starts its index (off the event loop)."""
-        try:
-            await asyncio.to_thread(self.adapter.tiers_on, self.active_tiers())
-        except Exception:  # noqa: BLE001 - the next search reports the tier's failure in its chip
-            pass
-
     @property
     def input(self) -> SearchInput:
         return self.query_one(SearchInput)
@@ -210,9 +204,6 @@ class SearchPane(Widget):
             return
         self.searching = True
         self.search(query, self.generation, debounce)
-
-    def active_tiers(self) -> tuple[str, ...]:
-        return tuple(t for t in self.adapter.tiers if t not in self.switched_off)
 
     @work(exclusive=True, group="search", exit_on_error=False)
     async def search(self, query: str, generation: int, debounce: bool = True) -> None:
@@ -280,38 +271,6 @@ class SearchPane(Widget):
         self._evidence = _EVIDENCE.submit(contextvars.copy_context().run, fn, *args)
         return await asyncio.wrap_future(self._evidence)
 
-    def _explained(self, batch: Batch) -> Batch:
-        """A tier the person switched off here says how to switch it back on here, not on the CLI."""
-        for report in batch.tiers:
-            if report.status == "off" and report.name in self.switched_off:
-                report.enable = self._how_to_switch_on(report.name)
-        return batch
-
-    def _how_to_switch_on(self, tier: str) -> str:
-        if tier in self._default_off() and self._default_off() != set(self.adapter.tiers[1:]):
-            return f"ctrl+p › turn the {tier} tier on"  # exact-only's key brings back the defaults: off
-        key = getattr(self.app, "key_for", lambda key_id: DEFAULT_KEYS[key_id][0].split(",")[0])
-        return f"ctrl+p › turn the {tier} tier on (or {key('exact-only')})"
-
-    def _default_off(self) -> set[str]:
-        return set(self.adapter.default_off)
-
-    def toggle_tier(self, tier: str) -> None:
-        self.switched_off ^= {tier}
-        self._after_switch()
-
-    def toggle_exact_only(self) -> None:
-        """Exact only, or back: to the pane's defaults (every tier, when exact only is the default)."""
-        slow = set(self.adapter.tiers[1:])
-        default = self._default_off()
-        back = default if default != slow else set()
-        self.switched_off = back if slow <= self.switched_off else slow
-        self._after_switch()
-
-    def _after_switch(self) -> None:
-        self.run_worker(self._tiers_on(), group="tiers", exit_on_error=False)
-        self.run_query(self.query_text, debounce=False)
-
     def show_summary(self) -> None:
         """The adapter's line above the rows (products: how the words were read, "we do not sell that")."""
         text = self.adapter.summary(self.answer) if self.answer is not None else None
@@ -321,54 +280,6 @@ class SearchPane(Widget):
         widget = self.query_one("#summary", Static)
         widget.set_class(text is not None, "-shown")
         widget.update(text if text is not None else "")
-
-    # -- the tier footer -----------------------------------------------------------------------
-    def render_footer(self) -> None:
-        show_ms = getattr(self.app, "format_ms", format_ms)
-        live = {name: report for name, report in self.live.items() if name not in self.switched_off}
-        for name in self.switched_off:  # off here, even before the first answer says so
-            live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
-        said = self.adapter.active_filters(self.answer) if self.answer is not None else ""
-        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
-                                                    self.footer_notices(), said,
-                                                    "ready" if self.adapter.made else "opening"))
-
-    def footer_notices(self) -> list[str]:
-        """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
-        said: list[str] = []
-        if self.answer is not None:
-            try:
-                said += self.adapter.answer_notices(self.answer)
-            except Exception:  # noqa: BLE001 - a notice never breaks the footer
-                pass
-        return said + [n for n in self.notices if n not in said]
-
-    async def poll_live(self) -> None:
-        """Index progress (and unavailability) between answers; re-asks the query once the index is ready.
-
-        It never stops: an edit the watcher picks up sets the index building again. Once the index
-        is ready, asking is a lookup (no counting), so a poll every LIVE_POLL_S costs nothing.
-        """
-        if self._polling:
-            return
-        self._polling = True
-        try:
-            try:
-                live = await asyncio.to_thread(self.adapter.live_reports, self.active_tiers())
-            except Exception as exc:  # noqa: BLE001
-                live = {t: TierReport(t, "failed", reason=f"{type(exc).__name__}: {exc}") for t in self.adapter.tiers[1:]}
-            notices = await asyncio.to_thread(_adapter_notices, self.adapter)
-            was_indexing = any(r.status == "indexing" for r in self.live.values())
-            if live != self.live or notices != self.notices:
-                self.live = live
-                self.notices = notices
-                self.render_footer()
-            still_indexing = any(r.status == "indexing" for r in live.values())
-            if was_indexing and not still_indexing and self.answer is not None:
-                if any(t.status == "indexing" for t in self.answer.tiers):
-                    self.run_query(self.query_text, debounce=False)  # the partial answer is now complete
-        finally:
-            self._polling = False
 
     # -- the highlighted row -------------------------------------------------------------------
     @on(ResultsTable.RowHighlighted, "#results")
@@ -436,19 +347,6 @@ class SearchPane(Widget):
             self.input.value = " ".join([token, *words])
         self.input.cursor_position = len(self.input.value)
         self.input.focus()
-
-
-def _adapter_notices(adapter: EngineAdapter) -> list[str]:
-    """The engine's notices, each once, in the order they came."""
-    try:
-        found = adapter.notices()
-    except Exception as exc:  # noqa: BLE001 - said, never raised into the poll
-        found = [f"could not read the engine's notices: {type(exc).__name__}: {exc}"]
-    out: list[str] = []
-    for notice in found:
-        if notice and notice not in out:
-            out.append(str(notice))
-    return out
 
 
 def _next_batch(stream: Iterator[Batch]) -> Batch | None:

@@ -7,7 +7,8 @@ count) and lays the whole screen out when its row count changes; typing into a 1
 those renders and layouts were most of the interface's stalls while the meaning index built
 (docs/bench-workbench.md). Here a batch costs one hop and one refresh of the table's own lines, and
 a row already drawn (typing on, the same note in front) is not drawn again. Every cell is a rich Text
-built from plain strings, because a note titled ``[bold]`` must not be bold.
+built from plain strings, because a note titled ``[bold]`` must not be bold. The cells are made and
+drawn in result_cells.py.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions
+from rich.console import ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Span, Text
+from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
@@ -31,93 +32,9 @@ from textual.strip import Strip
 from engines.answer import Hit
 from olai_tui.ui.adapters import RowView, plain_row
 from olai_tui.ui.keys import binding
-from olai_tui.ui.text import cell, one_line, tail_cell
+from olai_tui.ui.result_cells import (CELL_PADDING, LABEL, MARKER, PADDING, SCORE, TIER, column_widths, one_line_cell,
+                                      row_cells)
 
-MARKER, TIER, SCORE = 1, 8, 6  # "≈"; "semantic"; "0.428" and "3.000" under the header "score"
-LABEL = 7  # "variant", "standin": the judge's label, never in the tier's column (the tier "exact" is not the label)
-WHERE_SHARE = 0.35  # of what is left after the fixed columns: titles say more than paths
-MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
-PADDING = 2  # a cell's padding, one cell each side (as DataTable pads)
-CELL_PADDING = PADDING // 2
-
-
-def column_widths(width: int, tier: int = TIER, label: int = 0, marker: int = MARKER) -> tuple[int, int]:
-    """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
-    (left out) when a title would get fewer than MIN_TITLE cells beside it."""
-    room = width - (marker + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
-    if label:
-        room -= label + PADDING
-    where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
-    if room - where - PADDING < MIN_TITLE:
-        return max(MIN_TITLE // 2, room), 0
-    return room - where - PADDING, where
-
-
-def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None = None,
-              tier_width: int = TIER, label_width: int = 0, marker_width: int = MARKER) -> list[Text]:
-    resemblance = bool(hit.marker)
-    weak = hit.extras.get("strength") == "weak"  # a guess by meaning (≈?): the whole row dimmed
-    view = view or plain_row(hit)
-    title = Text(one_line(view.title), no_wrap=True, overflow="ellipsis", end="", style="dim" if weak else "")
-    if view.detail:
-        title.append("  " + one_line(view.detail), style="dim")
-    if title.cell_len > title_width:
-        title.truncate(max(title_width, 1), overflow="ellipsis")
-    cells = [
-        cell(hit.marker or " ", marker_width, style="dim magenta" if weak else "bold magenta" if resemblance else ""),
-        title,
-        tail_cell(view.where, where_width, style="dim"),
-        cell(view.tier, tier_width, style="dim " + view.tier_style if weak else view.tier_style),
-        Text(f"{hit.score:.3f}", justify="right", end="", style="dim" if weak else ""),
-    ]
-    if label_width:
-        cells.insert(4, cell(view.label, label_width, style=view.label_style))
-    return cells if where_width else cells[:2] + cells[3:]
-
-
-def one_line_cell(console: Console, options: Callable[[], ConsoleOptions], cell: Text, width: int,
-                  padding: int, pre_style: Style, post_style: Style) -> list[Segment]:
-    """A one-line Text cell drawn as DataTable draws it (``Styled(Padding(cell, (0, padding)), ...)``
-    through two ``console.render_lines``), without the layers between: the same segments, fewer
-    calls. ``options()`` gives the table's for a one-line row, already this wide less the padding.
-
-    Through Rich's layers a table's render was most of the interface's stalls at the 100,000-note
-    vault (docs/bench-workbench.md). tests/app/test_results_render.py holds it to DataTable's own render."""
-    inner = width - 2 * padding
-    line = _fitted(console, cell, inner)
-    if line is None:  # wrapped, cut or justified by Rich's own rules
-        lines = Segment.split_and_crop_lines(cell.__rich_console__(console, options()), inner,
-                                             include_new_lines=False, pad=True, style=_NO_STYLE)
-        line = next(lines, None) or [Segment(" " * inner, _NO_STYLE)]
-    if padding:
-        pad = Segment(" " * padding, _NO_STYLE)
-        line = [pad, *line, pad]
-    return list(Segment.apply_style(line, style=pre_style, post_style=post_style))
-
-
-def _fitted(console: Console, cell: Text, inner: int) -> list[Segment] | None:
-    """The cell's segments padded to ``inner`` when Rich's wrap would leave its one line as it is
-    (it fits, no tab, justified by default or to the right); None otherwise."""
-    plain = cell.plain
-    used = cell_len(plain)
-    justify = cell.justify or "default"
-    if used > inner or "\n" in plain or "\t" in plain or justify not in ("default", "right"):
-        return None
-    if justify == "right":
-        if plain.rstrip() != plain:  # Rich strips it first
-            return None
-        if used < inner:
-            cell = cell.copy()
-            cell.pad_left(inner - used)
-            used = inner
-    # As Text.__rich_console__ renders it: its base style made the first span (Text.join), so that a
-    # text without spans of its own still carries it (Text.render draws no base style without spans).
-    spans = [Span(0, len(cell), cell.style), *cell.spans] if cell.style else cell.spans
-    line = list(Text(cell.plain, spans=spans).render(console))
-    return line + [Segment(" " * (inner - used), _NO_STYLE)] if used < inner else line
-
-
-_NO_STYLE = Style.null()  # what Padding pads with: its style "none"
 LINES_KEPT = 512  # finished lines kept: a few screens' worth of rows (a query's answer is 30)
 
 

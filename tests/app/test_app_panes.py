@@ -21,7 +21,7 @@ from olai_tui.ui.adapters import Target
 from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.opener import editor_command
 from olai_tui.ui.pane import LIMIT
-from olai_tui.ui.results import row_cells
+from olai_tui.ui.result_cells import row_cells
 from tests.snapshot_app import CODE_DEMO, DEMO, PRODUCTS_DEMO, SIZE, all_panes, settle, shared_embedder, type_query
 
 THROTTLE = "where do we throttle requests"

@@ -1,4 +1,4 @@
-"""The results table draws its rows itself (results.one_line_cell, ResultsTable._draw): what it draws must be
+"""The results table draws its rows itself (result_cells.one_line_cell, ResultsTable._draw): what it draws must be
 what DataTable draws, segment for segment, or the rows would look different from every other table."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from textual.renderables.styled import Styled
 from textual.widgets import DataTable
 
 from engines.answer import Hit
-from olai_tui.ui.results import ResultsTable, one_line_cell
+from olai_tui.ui.result_cells import one_line_cell
+from olai_tui.ui.results import ResultsTable
 
 CONSOLE = Console(width=120, color_system="truecolor", force_terminal=True)
 STYLES = ["", "dim", "bold magenta", "dim magenta", "reverse", "italic #ff8800", "underline on blue"]
