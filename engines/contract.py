@@ -1,9 +1,9 @@
 """The one interface every engine implements: what the CLI, the app, the evaluation and the MCP face use.
 
 An engine is an abstract base class rather than a bare Protocol so that the shared parts (a bounded
-read of a file's lines, the default no-op watcher, the tier bookkeeping) are written once, and a
-missing method fails when the engine is made, not when a face first calls it (harlequin's adapters
-work the same way).
+read of a file's lines, in engines/bounded_read.py; the default no-op watcher; the tier bookkeeping)
+are written once, and a missing method fails when the engine is made, not when a face first calls it
+(harlequin's adapters work the same way).
 
 What an engine declares:
 - ``name`` and ``tiers`` (in answer order); ``default_tiers`` (what a plain search asks for: code's
@@ -362,29 +362,6 @@ class Engine(abc.ABC):
     def check_tier(self, tier: str) -> None:
         if tier not in self.tiers:
             raise ValueError(f"unknown tier {tier!r} for {self.name} (choose from {', '.join(self.tiers)})")
-
-
-def read_lines(path: str, start: int, end: int | None = None, limit: int = READ_LIMIT) -> tuple[str, bool]:
-    """Lines ``start..end`` (1-based, inclusive; None: to the end) of a text file, at most ``limit``
-    characters, and whether it was cut. OSError when the file cannot be read."""
-    out: list[str] = []
-    size = 0
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, start=1):
-            if number < start:
-                continue
-            if end is not None and number > end:
-                break
-            if size + len(line) > limit:
-                out.append(line[:limit - size])
-                return "".join(out), True
-            out.append(line)
-            size += len(line)
-    return "".join(out), False
-
-
-def bounded(text: str, limit: int = READ_LIMIT) -> tuple[str, bool]:
-    return (text, False) if len(text) <= limit else (text[:limit], True)
 
 
 def model_tier_report(tier: str, state, switched_off: bool, asked: bool = True) -> TierReport:

@@ -26,8 +26,8 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from engines.answer import Batch, TierReport, ms_since
-from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search,
-                              read_lines)
+from engines.bounded_read import read_lines
+from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source

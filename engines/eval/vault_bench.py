@@ -137,7 +137,8 @@ def semantic_leg(corpus: Path, notes: int, queries, sample: int) -> dict:
         embedder.info()
     except EmbedderUnavailable as exc:
         return {"status": "unavailable", "reason": exc.reason}
-    from engines.notes.corpus import find_note_files, load_file
+    from engines.notes.corpus import load_file
+    from engines.notes.note_files import find_note_files
 
     paths, _ = find_note_files(os.path.abspath(corpus))
     step = max(1, len(paths) // sample)

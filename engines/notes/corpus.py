@@ -1,4 +1,5 @@
-"""The notes corpus: a folder (or one file) of notes read into Note records.
+"""The notes corpus: a folder (or one file) of notes read into Note records (the walk that finds a
+folder's note files is engines/notes/note_files.py).
 
 Bad input never stops a load: each bad file (or outline line) is named once as a Problem and every
 good note still loads. Only a root that is missing, unreadable or not a folder/note file raises
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from engines.errors import BadInput
 
-import errno
 import hashlib
 import json
 import os
@@ -18,15 +18,9 @@ import stat
 from dataclasses import dataclass
 
 from engines.notes.vault import journal_date, read_meta, _epoch as epoch_of
-from engines.folders import listed
+from engines.notes.note_files import (NOTE_KINDS, OUTLINE_SUFFIXES, cause_of, find_note_files, is_note_file,
+                                      relative_to, shown_relative)
 from engines.problems import Problem
-
-FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
-OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
-NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES)
-# hidden folders (.git, .obsidian, .trash, .logseq ...) are skipped too; attachments (images, PDFs) are
-# not note files, so never read; Logseq's own `logseq/` folder (config.edn, bak/ copies of pages) is skipped
-SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}
 
 # 5 MB is some 850,000 words: not a note but a log, a dump or a book pasted in. The biggest real notes
 # file here, olai-roadmap.jsonl (181 nodes), is 0.24 MB: 20x headroom. Past the cap, at the 2,125
@@ -105,10 +99,6 @@ class CorpusError(BadInput):
     """The corpus root itself is missing, unreadable or not a folder or note file (one-line message)."""
 
 
-def is_note_file(path: str | os.PathLike) -> bool:
-    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES)
-
-
 def load_corpus(root: str | os.PathLike) -> CorpusLoad:
     shown = os.fspath(root).replace("\n", "\\n")  # the error is one line, whatever the name
     top = os.path.abspath(os.fspath(root))
@@ -123,7 +113,7 @@ def load_corpus(root: str | os.PathLike) -> CorpusLoad:
         else:
             os.close(os.open(top, os.O_RDONLY | os.O_NONBLOCK))
     except OSError as error:
-        raise CorpusError(f"{shown}: {_cause_of(error)}") from None
+        raise CorpusError(f"{shown}: {cause_of(error)}") from None
     if not stat.S_ISDIR(st.st_mode):
         notes, problems = load_file(top, top)
         return CorpusLoad(notes, problems)
@@ -140,7 +130,7 @@ def load_corpus(root: str | os.PathLike) -> CorpusLoad:
 def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[Note], list[Problem]]:
     """The notes of one file (the watcher calls this on change), or the one problem that stops it."""
     path, root = os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(root))
-    rel = _relative(os.path.basename(path)) if path == root else relative_to(path, root)
+    rel = shown_relative(os.path.basename(path)) if path == root else relative_to(path, root)
     text = _read_text(path)
     if isinstance(text, Problem):
         text.path = rel
@@ -153,84 +143,6 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
         return _outline_notes(text, rel, path, mtime)
     note, problem = _file_note(text, rel, path, mtime)
     return [note], [Problem(rel, problem, skipped=False)] if problem else []
-
-
-def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
-    """Every note-like path under top, sorted by relative path; each real file and folder once;
-    ``seen``, when given, gets each path's (relative path, stat as found): the saved index compares
-    them, and a second stat of 100,000 files is a second they need not cost.
-
-    Real folders are walked first and symlinks after, so a note reachable both ways keeps its real
-    path as its id. Visited folders are tracked by real path, so a symlink cycle is never followed.
-    """
-    found: dict[tuple[int, int], str] = {}  # (device, inode) -> first path seen: each file once
-    problems: list[Problem] = []
-    seen_folders: set[str] = set()
-    links: list[str] = []
-
-    def rel(path: str) -> str:
-        return relative_to(path, top)
-
-    def walk(folder: str) -> None:
-        pending = [folder]
-        while pending:
-            current = pending.pop()
-            real = os.path.realpath(current)
-            if real in seen_folders:
-                continue
-            seen_folders.add(real)
-            for entry in listed(current, rel(current), problems, _cause_of):
-                if entry.name.startswith("."):  # .git, editor swap and lock files
-                    continue
-                try:
-                    if entry.is_symlink():
-                        links.append(entry.path)
-                    elif entry.is_dir(follow_symlinks=False):
-                        if entry.name not in SKIPPED_FOLDERS and not _logseq_own(entry.path):
-                            pending.append(entry.path)
-                    elif is_note_file(entry.name):
-                        st = entry.stat(follow_symlinks=False)
-                        if found.setdefault((st.st_dev, st.st_ino), entry.path) is entry.path and seen is not None:
-                            seen[entry.path] = st
-                except OSError as error:
-                    problems.append(Problem(rel(entry.path), _cause_of(error)))
-
-    walk(top)
-    while links:
-        links.sort(reverse=True)
-        link = links.pop()
-        name = os.path.basename(link)
-        try:
-            st = os.stat(link)
-        except OSError as error:
-            # a dangling or looping link is only worth naming if it could have been a note or folder
-            if is_note_file(name) or "." not in name:
-                broken = isinstance(error, FileNotFoundError)
-                problems.append(Problem(rel(link), "broken symlink (no target)" if broken else _cause_of(error)))
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            target = os.path.realpath(link)
-            here = os.path.realpath(os.path.dirname(link))
-            if target in seen_folders:
-                if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
-                    problems.append(Problem(rel(link), "symlink to a folder above it (a cycle): not followed"))
-            elif name not in SKIPPED_FOLDERS:
-                walk(link)
-        elif is_note_file(name):
-            if found.setdefault((st.st_dev, st.st_ino), link) is link and seen is not None:
-                seen[link] = st
-    # every path found starts with top and a separator and has no "." or ".." in it (scandir's own
-    # names joined on): cut, not relative_to's checks (0.1 s of a 100,000-note open)
-    cut = len(top if top.endswith(os.sep) else top + os.sep)
-    paths = list(found.values())
-    rels = [_relative(path[cut:]) for path in paths]
-    # sorted by the relative path alone: (relative path, path) pairs compared twice per step (their
-    # first items for equality, then for order), 0.2 s of a 100,000-note open
-    order = sorted(range(len(paths)), key=rels.__getitem__)
-    if seen is not None:
-        for i in order:
-            seen[paths[i]] = (rels[i], seen[paths[i]])
-    return [paths[i] for i in order], problems
 
 
 def _read_text(path: str) -> str | Problem:
@@ -249,7 +161,7 @@ def _read_text(path: str) -> str | Problem:
                 return Problem(path, "not a regular file: not read")
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        return Problem(path, _cause_of(error))
+        return Problem(path, cause_of(error))
     if len(data) > MAX_FILE_BYTES:  # it grew since the stat
         return Problem(path, _too_large(len(data)))
     nul = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
@@ -276,10 +188,6 @@ def _page_name(rel: str) -> str:
     stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     stem = stem.replace("%2F", "/").replace("___", "/")
     return re.sub(r"^(\d{4})_(\d{2})_(\d{2})$", r"\1-\2-\3", stem)
-
-
-def _logseq_own(folder: str) -> bool:
-    return os.path.basename(folder) == "logseq" and os.path.isfile(os.path.join(folder, "config.edn"))
 
 
 def _file_note(text: str, rel: str, path: str, mtime: float | None = None) -> tuple[Note, str | None]:
@@ -378,16 +286,6 @@ def _tags_in(text: str) -> tuple[str, ...]:
     return tuple(tag for tag in tags if tag)
 
 
-def _cause_of(error: OSError) -> str:
-    if isinstance(error, PermissionError):
-        return "unreadable (permission denied)"
-    if error.errno == errno.ELOOP:
-        return "symlink loop (too many levels of symbolic links)"
-    if isinstance(error, FileNotFoundError):
-        return "no such file or folder"
-    return (error.strerror or str(error)).lower()
-
-
 def _too_large(size: int) -> str:
     return f"too large ({size / 1048576:.1f} MB; notes over {MAX_FILE_BYTES // 1048576} MB are skipped)"
 
@@ -402,22 +300,6 @@ def natural_key(rel: str) -> tuple:
     # problems by path, then by outline line as a number ("a:10" after "a:9")
     head, _, line = rel.rpartition(":")
     return (head, int(line)) if line.isdigit() and head else (rel, 0)
-
-
-def _relative(rel: str) -> str:
-    """A relative path as shown in ids and messages: posix slashes, and the bytes of a file name
-    that is not UTF-8 written as \\xNN (they arrive as lone surrogates that no printer takes)."""
-    if os.sep == "/" and rel.isascii():
-        return rel  # most paths: nothing to change (100,000 of them cost 0.5 s the long way)
-    return rel.replace(os.sep, "/").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def relative_to(path: str, top: str) -> str:
-    """``path`` relative to ``top`` (both absolute), as shown: cut, not os.path.relpath (6 s of a 100k-note open)."""
-    prefix = top if top.endswith(os.sep) else top + os.sep
-    if path.startswith(prefix) and os.sep + ".." + os.sep not in path and os.sep + "." + os.sep not in path:
-        return _relative(path[len(prefix):])
-    return _relative(os.path.relpath(path, top))
 
 
 def _text(value: str) -> str:

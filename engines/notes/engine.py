@@ -2,7 +2,7 @@
 
 ``search`` yields two batches: the exact tier (milliseconds, never waits on the model), then one fill
 batch with the notes not already answered, at most ``limit - exact hits`` of them. The fill ranks by
-reciprocal rank fusion (k = 60, LEG_WEIGHTS) of two legs,
+reciprocal rank fusion (k = 60, LEG_WEIGHTS; engines/notes/fill_rows.py) of two legs,
 each over the notes exact did not answer:
 
 - words: BM25 over each note's title and body (engines/notes/words.py); a note it finds holds at
@@ -36,11 +36,9 @@ import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import numpy as np
-
-from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport, ms_since
-from engines.contract import (Engine, EngineStatus, Passage, Ranked, Watcher, bounded, model_tier_report,
-                              ranked_by_search)
+from engines.answer import Batch, TierReport, ms_since
+from engines.bounded_read import bounded
+from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
@@ -51,21 +49,18 @@ from engines.embed.query import query_vector
 from engines.notes.corpus import CorpusError, CorpusLoad, Note
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
-from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, filtered_only, leg_head, words_incidental
+from engines.notes.fill import filtered_only
+from engines.notes.fill_rows import FILL_TIERS, SEMANTIC, WORDS, fill_rows
 from engines.notes.floor import unmeasured
 from engines.notes.positions import note_ids
 from engines.notes.presenting import NotesPresenting, shown_with
-from engines.fusion import rrf
 from engines.notes.semantic import SemanticIndex
-from engines.notes.static_first import StaticStandIn, said_static
+from engines.notes.static_first import StaticStandIn
 from engines.notes.store import open_notes
 from engines.notes.words import WordsIndex
 from engines.problems import Problem
 
-WORDS = "words"
-SEMANTIC = "semantic"
 TIERS = (EXACT, WORDS, SEMANTIC)
-FILL_TIERS = (WORDS, SEMANTIC)
 ENGINE = "notes"
 
 
@@ -305,79 +300,7 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
             reports[WORDS] = TierReport(WORDS, "answered", ms_since(started), 0)
         if SEMANTIC in on:
             reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
-        floor = floors.confident
-        if allowed is not None:  # filtered before anything is ranked: a note they drop is in no leg
-            words = words.only(allowed) if words is not None else None
-            meaning = meaning.only(allowed) if meaning is not None else None
-
-        depth = max(LEG_DEPTH, room)
-        legs = {}
-        for tier, ranking in ((WORDS, words), (SEMANTIC, meaning)):
-            if ranking is not None:
-                # the head past the answered notes lies within the first depth + len(answered)
-                legs[tier] = leg_head(ranking.notes, ranking.head(depth + len(answered)), answered, depth)
-        hits: list[Hit] = []
-        weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
-        incidental: list[int] = []  # words rows whose meaning is under the weak bound, in fused order
-        for doc, _, ranks in rrf(legs, k=FUSION_K, weights=LEG_WEIGHTS):
-            if len(hits) >= room:
-                break
-            w = words.index_of.get(doc) if words is not None else None
-            m = meaning.index_of.get(doc) if meaning is not None else None
-            by_words = w is not None and words.enough(w)
-            if by_words and words_incidental(meaning, m, floors):
-                by_words = False
-                if len(incidental) < room:
-                    incidental.append(w)  # shown only if nothing else, weak guesses included, answers
-            by_meaning = m is not None and meaning.best[m] >= floor
-            if by_words and by_meaning:  # both would show it: the leg that ranked it higher names it
-                by_meaning = ranks.get(SEMANTIC, depth + 1) < ranks.get(WORDS, depth + 1)
-            if by_meaning:
-                note = meaning.notes[m]
-                hits.append(Hit(id=doc, title=note.title, where=note.where, tier=SEMANTIC,
-                                score=round(float(meaning.best[m]), 4), marker=RESEMBLANCE))
-            elif by_words:
-                note = words.notes[w]
-                hits.append(Hit(id=doc, title=note.title, where=note.where, tier=WORDS,
-                                score=round(float(words.scores[w]), 4)))
-            elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(WEAK_GUESSES, room):
-                weak.append(m)  # a weak guess, shown only if nothing else answers
-            # else: too few of the query's words and not close enough in meaning: never shown
-        if not hits and not answered and weak:  # (answered: the exact matches, all shown when room > 0)
-            # nothing in evidence and nothing confident: the best neighbours by meaning, said to be guesses
-            for m in weak:
-                note = meaning.notes[m]
-                hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC,
-                                score=round(float(meaning.best[m]), 4), marker=WEAK_GUESS,
-                                extras={"strength": "weak"}))
-            reports[SEMANTIC].reason = (f"no confident match (this notebook's floor {floor:.3f}): "
-                                        f"{len(weak)} weak guess{'es' if len(weak) > 1 else ''} by meaning")
-        fell_back = not hits and not answered and bool(incidental)
-        if fell_back:
-            # nothing at all answers but notes that hold the words: they are still word evidence, and
-            # an empty answer to a fair question is the worst a search box gives
-            for w in incidental:
-                note = words.notes[w]
-                hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=WORDS,
-                                score=round(float(words.scores[w]), 4)))
-        for tier in on:
-            report = reports[tier]
-            if report.status in ("answered", "indexing"):
-                report.count = sum(1 for h in hits if h.tier == tier)
-                if report.status == "answered" and not report.count:
-                    report.status = "empty"
-        shown: set[str] = set()
-        if words is not None:
-            for i in words.shown().tolist():
-                note_id = words.notes[i].id
-                m = meaning.index_of.get(note_id) if meaning is not None else None
-                if fell_back or not words_incidental(meaning, m, floors):
-                    shown.add(note_id)
-        if meaning is not None:
-            shown.update(meaning.notes[i].id for i in np.flatnonzero(meaning.best >= floor).tolist())
-        shown.update(h.id for h in hits if h.marker == WEAK_GUESS)
-        said_static(hits, meaning)
-        return Batch(hits=hits, tiers=[reports[t] for t in FILL_TIERS], total=len(answered) + len(shown - answered))
+        return fill_rows(words, meaning, floors, answered, room, on, reports, allowed)
 
     def _semantic_leg(self, query: str):
         """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engines.notes.corpus import find_note_files, is_note_file, load_file
+from engines.notes.corpus import load_file
+from engines.notes.note_files import find_note_files, is_note_file
 from engines.watching import FolderWatcher
 
 

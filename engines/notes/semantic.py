@@ -10,7 +10,7 @@ notes index's own: a note's passages and whole-note vector, and this notebook's 
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from engines.notes.bodies import bodies_of
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note, held_list
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
+from engines.notes.floor_rows import Float32Rows
+from engines.notes.meaning_ranking import Ranked
 from engines.notes.note_keys import NoteKeys
 from engines.notes.positions import Positions, note_ids
 
@@ -35,57 +37,12 @@ REMEASURE_GROWTH = 1.25
 # The index holds int8 rows (engines/embed/rows.py); the notes at the head of each ranking are scored
 # again from the float32 vectors the cache keeps on disk, so the head is exact. On 100,000 grown notes
 # (Vaswani's 93 queries) int8 alone kept 0.980 of the exact top 10; scoring the first 20 again kept
-# all of them (`python -m engines.eval.vector_search`). 128 covers the fill's head of 100; a notebook
+# all of them (`python -m engines.eval.bench.notes.vectors`). 128 covers the fill's head of 100; a notebook
 # of 128 notes or fewer is scored wholly in float32, as before. Reading back 256 notes' rows took 8 ms
 # of a 17 ms leg (one read per note: each note's rows are together in the file), 128 half of that.
 RESCORED = 128
 KEYS_AT_ONCE = 4096  # notes whose texts are keyed, and looked up in the cache, at a time
 APPEND_NOTES = 4096  # notes read back from the cache per step: ~12,000 float32 vectors (18 MB) at most
-
-
-class Ranked:
-    """Every embedded note by meaning. The full order is sorted only when asked for: the fill reads the
-    head of it (``head``), and at 100,000 notes sorting all of them cost more than scoring them."""
-
-    def __init__(self, notes: list[Note], index_of: Positions, rank: np.ndarray, best: np.ndarray) -> None:
-        self.notes = notes  # the corpus the index held when it answered
-        self.index_of = index_of  # note id -> its index in notes
-        self.rank = rank  # per note: what orders it (-inf: not embedded yet, or left out)
-        self.best = best  # per note: its best passage's cosine (-inf: not embedded yet, or left out)
-        self._order: np.ndarray | None = None
-
-    @property
-    def order(self) -> np.ndarray:
-        """Indices into notes, best first (equal: corpus order); only the notes whose vectors are all
-        embedded."""
-        if self._order is None:
-            self._order = self._sorted(np.flatnonzero(self.rank > -np.inf))
-        return self._order
-
-    def head(self, n: int) -> np.ndarray:
-        """The first ``n`` of ``order``, without sorting the rest: every note scoring at least the n-th
-        best score (ties included) is sorted as ``order`` sorts, and cut at n, so the head is the same."""
-        if self._order is not None:
-            return self._order[:n]
-        live = np.flatnonzero(self.rank > -np.inf)
-        if n <= 0:
-            return live[:0]
-        if n * 4 >= len(live):
-            self._order = self._sorted(live)
-            return self._order[:n]
-        scores = self.rank[live]
-        nth = np.partition(scores, len(scores) - n)[len(scores) - n]
-        return self._sorted(live[scores >= nth])[:n]
-
-    def _sorted(self, notes: np.ndarray) -> np.ndarray:
-        """``notes`` (ascending indices) best first, equal ranks in corpus order."""
-        return notes[np.lexsort((notes, -self.rank[notes]))]
-
-    def only(self, allowed: set[str]) -> "Ranked":
-        """The same ranking with every note outside ``allowed`` (ids) left out."""
-        keep = np.fromiter((n.id in allowed for n in self.notes), dtype=bool, count=len(self.notes))
-        return Ranked(self.notes, self.index_of, np.where(keep, self.rank, -np.inf),
-                      np.where(keep, self.best, -np.inf))
 
 
 class SemanticIndex(BackgroundIndex):
@@ -417,33 +374,3 @@ def _rescore(cache, keys_of: Sequence[Sequence[bytes]], ready: np.ndarray, rank:
     exact_best = np.maximum.reduceat(scores[:len(passage_keys)], starts)
     rank[top] = (exact_best + scores[len(passage_keys):]) / 2
     best[top] = exact_best
-
-
-class Float32Rows:
-    """Passage vectors read back from the cache in float32, a few thousand at a time: what the floor is
-    measured on (as exact as before the index held int8); the int8 rows where the cache cannot give
-    them back."""
-
-    STEP = 8192
-
-    def __init__(self, cache, keys_of: Callable[[], list[bytes]], int8_rows) -> None:
-        """``keys_of``: the rows' keys, in the int8 rows' order, asked for when the rows are read."""
-        self.cache, self.keys_of, self.int8_rows = cache, keys_of, int8_rows
-
-    def __len__(self) -> int:
-        return len(self.int8_rows)
-
-    def max_dot(self, columns: np.ndarray) -> np.ndarray:
-        """Per column, its largest product with a row: without a rows x columns matrix at once. The
-        rows are read in the file's order (a maximum does not mind): while an index builds, its file
-        is in the order texts were embedded, and the notes' order read it one row at a time."""
-        if self.cache is None:
-            return self.int8_rows.max_dot(columns)
-        best = np.full(columns.shape[1], -np.inf, np.float32)
-        keys = self.cache.file_order(self.keys_of())
-        for at in range(0, len(keys), self.STEP):
-            vectors = self.cache.get_many(keys[at:at + self.STEP])
-            if vectors is None:
-                return self.int8_rows.max_dot(columns)
-            np.maximum(best, (vectors @ columns).max(axis=0), out=best)
-        return best

@@ -24,7 +24,8 @@ from engines.answer import TierReport
 from engines.embed.background_index import BackgroundIndex
 from engines.embed.query import query_vector
 from engines.notes.floor import NotebookFloor
-from engines.notes.semantic import Ranked, SemanticIndex
+from engines.notes.meaning_ranking import Ranked
+from engines.notes.semantic import SemanticIndex
 
 STATIC_BATCH = 2048  # passages per static embed call: ~0.2 s on 2 cores (MiniLM: 64 in ~0.5 s)
 

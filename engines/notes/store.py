@@ -5,13 +5,15 @@ user cache (engines/index_folder.py: never in the vault) when the file's size an
 recorded, and reads again only what changed while the index was closed: a file edited (its stat
 differs: its bytes are hashed and, unless they are the same, it is read again), added (not in the
 index) or deleted (not found: its notes are gone). Each note's words (its word ids and counts,
-one CSR row per note) are kept by the note's content, so words are counted again only for notes
-whose text changed, and the BM25 score matrix is kept as built (word-major CSR ``.npy`` arrays,
-memory-mapped), so the first words answer after an unchanged open costs no build at all.
+one CSR row per note: engines/notes/word_rows.py) are kept by the note's content, so words are
+counted again only for notes whose text changed, and the BM25 score matrix is kept as built
+(word-major CSR ``.npy`` arrays, memory-mapped), so the first words answer after an unchanged open
+costs no build at all.
 
 Saved once the words of the notes held are built (the words leg's background thread), atomically,
-as a new generation. An index that cannot be used (truncated, another format, made for another
-root) is named once in ``notices``, discarded and rebuilt from the notes: nothing is lost.
+as a new generation (read back by engines/notes/saved_index.py). An index that cannot be used
+(truncated, another format, made for another root) is named once in ``notices``, discarded and
+rebuilt from the notes: nothing is lost.
 
 Layout of a generation (n notes, w distinct words)::
 
@@ -42,61 +44,33 @@ import os
 import stat
 import threading
 import time
-from array import array
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from engines.atomic import atomic_file
-from engines.index_folder import (MANIFEST, Stale, discard, folder_for, load_array, map_bytes, read_manifest,
-                                 one_writer, remove_other_generations, write_atomically, write_manifest)
+from engines.index_folder import (discard, folder_for, one_writer, remove_other_generations, write_atomically,
+                                 write_manifest)
 from engines.lexical import BM25Index
-from engines.notes.corpus import (MAX_FILE_BYTES, CorpusLoad, Note, load_corpus, load_file,
-                                  natural_key, relative_to, stored_body)
-from engines.notes import trigrams
-from engines.notes.bodies import SavedBodies, encoded
-from engines.notes.columns import DIGEST_BYTES, FileColumns, NoteColumns, split_blob, strings_blob
+from engines.notes.corpus import MAX_FILE_BYTES, CorpusLoad, Note, load_corpus, load_file, natural_key, stored_body
+from engines.notes.bodies import encoded
+from engines.notes.columns import DIGEST_BYTES, FileColumns, NoteColumns, strings_blob
 from engines.notes.exact import ExactMatcher
 from engines.notes.file_stats import FileStats
+from engines.notes.note_files import relative_to
+from engines.notes.saved_index import FORMAT, Reading, saved_source_files
 from engines.notes.walk_apart import WALK_APART_FROM, WalkApart, found_here
-from engines.notes.positions import Positions
-from engines.notes.words import Stopped, note_words, until_stopped
+from engines.notes.word_rows import Rows, assemble, empty_matrix, words_key
+from engines.notes.words import Stopped
 from engines.problems import Problem
 
-FORMAT = 3  # 2: notes and source files as columns (engines/notes/columns.py), not JSON lists; 3: bodies
-# ended in bytes, read when asked for (engines/notes/bodies.py)
 BODIES_AT_ONCE = 4096  # bodies encoded and written at a time by a save
 KIND = "notes-index"
 # A file modified this recently may change again within the same mtime tick without its stat
 # changing (git's "racy clean"): its stat is not trusted, so the next open reads it again.
 RACY_SECONDS = 2.0
-VOCAB_SLACK = 1000  # unused words kept before the vocabulary is compacted
 PROGRESS_EVERY = 1000  # files between progress calls: a cold 100k-note read says where it is ~ every second
-
-
-def words_key(note: Note) -> str:
-    """What a note's words depend on: its title and text (content_hash) and its aliases."""
-    return _words_key_of(note.content_hash, note.aliases)
-
-
-def _words_key_of(content_hash: str, aliases: tuple[str, ...]) -> str:
-    if not aliases:
-        return content_hash
-    return hashlib.sha256("\0".join((content_hash,) + aliases).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass
-class Rows:
-    """Every note's words as one CSR: row i is note i's word ids and counts; ``of``: words key -> row."""
-    vocab: list[str]
-    ids: dict[str, int]
-    ptr: np.ndarray
-    terms: np.ndarray
-    tfs: np.ndarray
-    of: Positions  # asked only when notes changed (made then: engines/notes/positions.py)
 
 
 class NotesStore:
@@ -149,13 +123,13 @@ class NotesStore:
                 m = self._matrix
                 index = BM25Index.from_matrix(m["data"], m["indices"], m["indptr"], None, len(notes), self._rows.ids)
             else:
-                rows = _assemble(self._rows, notes, keys, stop)
+                rows = assemble(self._rows, notes, keys, stop)
                 doc = np.repeat(np.arange(len(notes), dtype=np.int32), np.diff(rows.ptr))
                 index = BM25Index.from_entries(len(notes), rows.ids, rows.terms, doc, rows.tfs)
                 self._rows, self._matrix_keys = rows, keys
                 kept = index.matrix()  # (data, indices, indptr, counts) or None
                 self._matrix = (dict(zip(("data", "indices", "indptr"), kept[:3])) if kept is not None
-                                else _empty_matrix(len(rows.vocab)))
+                                else empty_matrix(len(rows.vocab)))
                 self.changed = True
             if self.changed and self.attached and not stop.is_set():
                 # Written after the answer, not before it, on a thread that is not a daemon (said outright:
@@ -275,8 +249,8 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
     except OSError:
         return load_corpus(root), None  # raises the one-line CorpusError
     store = NotesStore(folder_for(KIND, top, cache_dir), top)
-    reading = _Reading(store.folder, top)
-    saved_files = _source_files(store.folder)
+    reading = Reading(store.folder, top)
+    saved_files = saved_source_files(store.folder)
     apart = WalkApart(top) if saved_files >= WALK_APART_FROM else None
     try:
         if progress is not None and saved_files:
@@ -367,175 +341,6 @@ def open_notes(root: str | os.PathLike, cache_dir: str | os.PathLike | None = No
         if saved.exact is None or saved.exact[3] is None:
             store.changed = True  # written before the tier's parts were kept: written again once, with them
     return CorpusLoad(notes, problems), store
-
-
-def _source_files(folder: Path) -> int:
-    """How many source files the saved index in ``folder`` holds, as its manifest says (0: none, or
-    it does not say: the open walks here, and the read names any fault)."""
-    try:
-        count = json.loads((folder / MANIFEST).read_bytes()).get("source_files")
-    except (OSError, ValueError, AttributeError):
-        return 0
-    return count if isinstance(count, int) else 0
-
-
-class _Reading(threading.Thread):
-    """The saved index read on a thread of its own: ``saved`` (None: none, or unusable: ``stale`` says why)."""
-
-    def __init__(self, folder: Path, top: str) -> None:
-        super().__init__(name="notes-index-read", daemon=True)
-        self.folder, self.top = folder, top
-        self.saved: _Saved | None = None
-        self.stale: Stale | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            try:
-                self.saved = _Saved.read(self.folder, self.top)
-            except Stale:
-                # another process (or this one's last save) may have moved the manifest on and removed
-                # the generation being read: a second read finds the new one; a damaged index fails again
-                self.saved = _Saved.read(self.folder, self.top)
-        except Stale as why:
-            self.stale = why
-        except BaseException as error:  # noqa: BLE001 - raised again on the opening thread
-            self.error = error
-
-    def join(self, timeout: float | None = None) -> None:
-        super().join(timeout)
-        if self.error is not None:
-            raise self.error
-
-    def read(self) -> None:
-        """The same read on the calling thread."""
-        self.run()
-        if self.error is not None:
-            raise self.error
-
-
-class _Saved:
-    """One saved generation, read back: the notes' fields, their bodies, the words rows and matrix."""
-
-    def __init__(self, folder: Path, manifest: dict) -> None:
-        generation = manifest.get("generation")
-        try:
-            names = {name.split(".")[0]: name for name in manifest["files"]}
-            if any(name.split(".")[1] != generation for name in manifest["files"]):
-                raise KeyError("generation")
-
-            def strings(name: str) -> list[str]:
-                text = (folder / names[name]).read_bytes().decode("utf-8", "surrogatepass")
-                ends = load_array(folder, names[f"{name[:-1]}_ends"], mmap=False)
-                if len(ends) and int(ends[-1]) != len(text):
-                    raise ValueError(f"{name} disagrees with its ends")
-                return split_blob(text, ends)
-
-            self.notes = NoteColumns.read(strings("note_strings"), load_array(folder, names["note_shape"], mmap=False),
-                                          load_array(folder, names["note_dates"], mmap=False))
-            self.files = FileColumns.read(strings("file_strings"), load_array(folder, names["file_numbers"], mmap=False),
-                                          manifest["problems"], len(self.notes))
-            self.file_of = self.files.index()
-            self.bodies = SavedBodies(folder / names["bodies"], load_array(folder, names["body_ends"], mmap=False))
-            vocab = json.loads((folder / names["vocab"]).read_bytes().decode("utf-8", "surrogatepass"))
-            ptr = load_array(folder, names["rows_ptr"])
-            self.keys = self._words_keys()
-            self.rows = Rows(vocab, {w: i for i, w in enumerate(vocab)}, ptr, load_array(folder, names["rows_terms"]),
-                             load_array(folder, names["rows_tfs"]), Positions(self.keys))
-            self.matrix = {k: load_array(folder, names[f"bm25_{k}"]) for k in ("data", "indices", "indptr")}
-            self.exact = self._exact_parts(folder, names)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as error:
-            raise Stale(f"damaged ({type(error).__name__}: {' '.join(str(error).split())[:60]})") from None
-        if not (len(self.notes) == len(self.bodies) == len(ptr) - 1 and len(self.matrix["indptr"]) == len(vocab) + 1):
-            raise Stale("damaged (its arrays disagree in length)")
-
-    def _exact_parts(self, folder: Path, names: dict[str, str]) -> tuple | None:
-        if "exact" not in names or "exact_bounds" not in names:
-            return None
-        bounds = load_array(folder, names["exact_bounds"], mmap=False)
-        haystack = map_bytes(folder, names["exact"])
-        if bounds.shape != (len(self.notes), 3) or (len(bounds) and int(bounds[-1, 0]) > len(haystack)):
-            raise Stale("damaged (the exact haystack disagrees with the notes)")
-        bloom = load_array(folder, names["exact_trigrams"]) if "exact_trigrams" in names else None
-        if bloom is not None and bloom.shape != (trigrams.BITS // 64, len(self.notes)):
-            raise Stale("damaged (the exact trigram filter disagrees with the notes)")
-        return (haystack, array("q", bounds[:, 0].astype(np.int64).tobytes()),
-                array("q", bounds[:, 1:].astype(np.int64).tobytes()), bloom)
-
-    @classmethod
-    def read(cls, folder: Path, top: str) -> "_Saved | None":
-        manifest = read_manifest(folder, FORMAT, top)
-        return None if manifest is None else cls(folder, manifest)
-
-    def every_note(self, top: str) -> tuple[list[Note], list[str], list[int]]:
-        """Every saved note, each as if its file were where it was saved; with each file's path and
-        where its notes start in that list (files read again or moved take theirs from notes_in)."""
-        cut = top if top.endswith(os.sep) else top + os.sep
-        paths = [cut + rel for rel in self.files.rels]  # as the walk names it (a non-ASCII name may not match)
-        notes: list[Note] = []
-        starts: list[int] = []
-        for path, (_, _, first, count, _) in zip(paths, self.files.numbers):
-            starts.append(len(notes))
-            notes += self.notes_in(first, count, path)
-        return notes, paths, starts
-
-    def notes_in(self, first: int, count: int, path: str) -> list[Note]:
-        """The notes of one file, saved as ``count`` notes from ``first``."""
-        body, note = self.bodies.body, self.notes.note
-        return [note(i, body(i), path) for i in range(first, first + count)]
-
-    def _words_keys(self) -> list[str]:
-        """Each note's words key (as words_key), without making the notes."""
-        keys = [self.notes.strings[at + 3] for at in self.notes.first]
-        for i in self.notes.with_aliases():
-            content_hash, aliases = self.notes.content_key(i)
-            keys[i] = _words_key_of(content_hash, aliases)
-        return keys
-
-
-def _assemble(saved: Rows | None, notes: Sequence[Note], keys: list[str], stop: threading.Event) -> Rows:
-    """The words rows of ``notes``: saved rows by their key, the rest counted here (a Python loop
-    only over the notes not seen before; words.Stopped once ``stop`` is set)."""
-    vocab = list(saved.vocab) if saved is not None else []
-    ids = dict(saved.ids) if saved is not None else {}
-    found = np.fromiter(((saved.of.get(k, -1) if saved is not None else -1) for k in keys), dtype=np.int64, count=len(keys))
-    new_terms: list[int] = []
-    new_tfs: list[int] = []
-    new_lens: list[int] = []
-    for i in until_stopped(np.flatnonzero(found < 0).tolist(), stop):
-        counts = Counter(note_words(notes[i]))
-        for word in counts:
-            if word not in ids:
-                ids[word] = len(vocab)
-                vocab.append(word)
-        new_terms += map(ids.__getitem__, counts)
-        new_tfs += counts.values()
-        new_lens.append(len(counts))
-    old_ptr = saved.ptr if saved is not None else np.zeros(1, dtype=np.int64)
-    base = len(old_ptr) - 1  # new rows follow the saved ones: row base + j is the j-th new note
-    ptr = np.concatenate((np.asarray(old_ptr, dtype=np.int64), old_ptr[-1] + np.cumsum(new_lens, dtype=np.int64)))
-    terms = np.concatenate((saved.terms if saved is not None else np.zeros(0, np.int32), np.asarray(new_terms, np.int32)))
-    tfs = np.concatenate((saved.tfs if saved is not None else np.zeros(0, np.int32), np.asarray(new_tfs, np.int32)))
-    rows = found.copy()
-    rows[found < 0] = base + np.arange(int((found < 0).sum()))
-    starts, lens = ptr[rows], ptr[rows + 1] - ptr[rows]
-    out_ptr = np.concatenate(([0], np.cumsum(lens))).astype(np.int64)
-    gather = np.repeat(starts - out_ptr[:-1], lens) + np.arange(int(out_ptr[-1]), dtype=np.int64)
-    terms, tfs = terms[gather], tfs[gather]
-    used = np.unique(terms)
-    if len(vocab) - len(used) > max(VOCAB_SLACK, len(used) // 2):
-        # words no note holds any more (notes deleted or edited in a long session): dropped, so the
-        # vocabulary does not grow for the life of the process; word ids are renumbered (scores unchanged)
-        renumber = np.full(len(vocab), -1, dtype=np.int32)
-        renumber[used] = np.arange(len(used), dtype=np.int32)
-        vocab = [vocab[i] for i in used.tolist()]
-        ids = {word: i for i, word in enumerate(vocab)}
-        terms = renumber[terms]
-    return Rows(vocab, ids, out_ptr, terms, tfs, Positions(keys))
-
-
-def _empty_matrix(words: int) -> dict[str, np.ndarray]:
-    return {"data": np.zeros(0, np.float32), "indices": np.zeros(0, np.int32), "indptr": np.zeros(words + 1, np.int64)}
 
 
 def _digest(path: str, mode: int, size: int) -> bytes | None:

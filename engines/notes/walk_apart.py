@@ -19,7 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from engines.notes.corpus import find_note_files
+from engines.notes.note_files import find_note_files
 from engines.problems import Problem
 
 # A Python start (~70 ms) pays for itself once the walk takes longer than that: some 10,000 files,

@@ -16,7 +16,8 @@ import time
 from typing import Iterable, Iterator, Sequence
 
 from engines.answer import RESEMBLANCE, Answer, Batch, Hit, TierReport, collect, ms_since
-from engines.contract import Engine, EngineStatus, Passage, Ranked, bounded, model_tier_report, ranked_by_search
+from engines.bounded_read import bounded
+from engines.contract import Engine, EngineStatus, Passage, Ranked, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder

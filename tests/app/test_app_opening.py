@@ -99,7 +99,7 @@ def test_the_open_s_progress_reaches_the_terminal_until_the_app_starts_and_the_f
 def test_a_warm_vault_lets_the_app_start_once_its_open_says_it_is_under_way(tmp_path, monkeypatch):
     import time
 
-    import engines.notes.store as store_module
+    import engines.notes.saved_index as saved_index
     from engines import registry
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -112,8 +112,8 @@ def test_a_warm_vault_lets_the_app_start_once_its_open_says_it_is_under_way(tmp_
     first._words.store.wait_saved()
     first.close()
     release = threading.Event()
-    real_run = store_module._Reading.run
-    monkeypatch.setattr(store_module._Reading, "run", lambda self: release.wait(30) and real_run(self))
+    real_run = saved_index.Reading.run
+    monkeypatch.setattr(saved_index.Reading, "run", lambda self: release.wait(30) and real_run(self))
     started = time.monotonic()
     try:
         app = build_workbench({"notes": vault}, "notes", app_class=SnapshotWorkbench, watch=False, open_wait_s=20)

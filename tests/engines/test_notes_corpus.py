@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from engines.notes.corpus import CorpusError, is_note_file, load_corpus, load_file
+from engines.notes.corpus import CorpusError, load_corpus, load_file
+from engines.notes.note_files import is_note_file
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "fixtures" / "notes"
 # the project modules corpus.py imports (errors is stubbed in the child), then corpus.py itself
-LOADER_MODULES = ("engines.problems", "engines.folders", "engines.notes.vault", "engines.notes.corpus")
+LOADER_MODULES = ("engines.problems", "engines.folders", "engines.notes.vault", "engines.notes.note_files",
+                  "engines.notes.corpus")
 
 
 def by_id(load):

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from engines.notes.semantic import Ranked
+from engines.notes.meaning_ranking import Ranked
 
 
 def _ranking(rank: np.ndarray) -> Ranked:

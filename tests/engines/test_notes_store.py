@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engines.notes.saved_index as saved_index
 import engines.notes.store as store_module
+import engines.notes.word_rows as word_rows
 from engines.index_folder import MANIFEST
 from engines.lexical import BM25Index
 from engines.notes.bodies import SavedBody, bodies_of
@@ -146,7 +148,7 @@ def damage_bytes(folder: Path) -> None:
 
 def damage_version(folder: Path) -> None:
     manifest = json.loads((folder / MANIFEST).read_text())
-    manifest["format"] = store_module.FORMAT + 1
+    manifest["format"] = saved_index.FORMAT + 1
     (folder / MANIFEST).write_text(json.dumps(manifest))
 
 
@@ -214,7 +216,7 @@ def test_the_index_deleted_while_open_still_answers_and_is_written_again(vault, 
 
 
 def test_words_no_note_holds_any_more_leave_the_vocabulary(vault, tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "VOCAB_SLACK", 0)  # then: compacted once unused words outnumber half the used
+    monkeypatch.setattr(word_rows, "VOCAB_SLACK", 0)  # then: compacted once unused words outnumber half the used
     engine = opened(vault, tmp_path / "cache")
     path = vault / "kitchen" / "jam.md"
     write(path, "# Jam\n\nzanzibarian quinces " + " ".join(f"oddword{i}x" for i in range(60)) + ".\n")
