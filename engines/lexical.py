@@ -4,7 +4,7 @@ Shared by the code and products engines. ``tokenize`` turns text (prose or sourc
 words, with ``snake_case``, ``CamelCase`` and digit runs split into their parts, so the query
 "rate limit" meets ``RateLimiter`` and ``rate_limit``. ``BM25Index`` ranks pre-tokenised documents.
 
-The BM25 library was chosen by measurement (`.venv/bin/python -m engines.eval.code_tune --part library`:
+The BM25 library was chosen by measurement (`.venv/bin/python -m engines.eval.tuning.code_fields --part library`:
 the 6,267 CoSQA functions, 500 dev queries, same tokens, 2 shared cores): bm25s answered 26,619
 queries/s (0.04 ms each) against rank-bm25's 367 (2.7 ms), with the same quality (MRR@10 0.350 against
 0.351); bm25s builds slower (139 ms against 60 ms), once. It scores from a precomputed sparse matrix

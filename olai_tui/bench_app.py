@@ -156,7 +156,7 @@ async def _measure(opened, queries: Sequence[str], window_s: float | None) -> di
     """``opened(embedder)``: (app, a way to its engine, the report so far, a cold engine maker for the CLI
     rate, cleanup), timed from the start as startup. The app is driven through startup, typing while
     the index builds, and typing once ready."""
-    from engines.eval.notes_bench import resident_mb
+    from engines.eval.bench.notes.measure import resident_mb
 
     from engines.eval.model import ready_embedder
 
@@ -253,8 +253,8 @@ def _timed_app_class():
 def _trec_opened(trec: Path):
     """Vaswani (or a TREC file) read, then the app over an engine made by the bench, cold."""
     def opened(embedder):
-        from engines.eval.notes_bench import cold_engine
-        from engines.eval.trec import load_trec
+        from engines.eval.bench.notes.measure import cold_engine
+        from engines.eval.vaswani.trec import load_trec
         from olai_tui.ui.generic_adapter import EngineAdapter
 
         notes = load_trec(trec)
@@ -273,7 +273,7 @@ def _folder_opened(folder: Path):
     """A folder of notes opened as `olai-tui notes DIR` opens it (run_app's build_workbench), over the
     bench's cache folder, whose notes index an earlier open wrote (a second start's)."""
     def opened(embedder):
-        from engines.eval.notes_bench import cold_engine
+        from engines.eval.bench.notes.measure import cold_engine
         from olai_tui.workbench import OPEN_WAIT_S, build_workbench
 
         app = build_workbench({"notes": folder}, "notes", app_class=_timed_app_class(), watch=False,
@@ -297,7 +297,7 @@ def bench_app(trec: Path | None = None, queries: Sequence[str] | None = None, wi
     folder = vaswani_dir()
     trec = trec or folder / "doc-text.trec"
     if queries is None:
-        from engines.eval.collections import load_vaswani
+        from engines.eval.vaswani.load import load_vaswani
 
         collection = load_vaswani(folder)
         queries = [collection.queries[q] for q in sorted(collection.queries, key=int)]
@@ -307,7 +307,7 @@ def bench_app(trec: Path | None = None, queries: Sequence[str] | None = None, wi
 def _bench_folder(corpus: Path, queries: Sequence[str] | None, window_s: float | None) -> dict:
     import tempfile
 
-    from engines.eval import vault_bench
+    from engines.eval.bench.notes import vault as vault_bench
 
     queries = list(queries or vault_bench.VAULT_QUERIES)
     saved = os.environ.get("XDG_CACHE_HOME")

@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _quick_help() -> str:
     """What --quick leaves out, as each engine's bench declares it."""
-    from engines.eval.benches import bench_of, benched
+    from engines.eval.bench import bench_of, benched
 
     return "; ".join(f"{name}: {bench_of(name).quick}" for name in benched() if bench_of(name).quick)
 
@@ -278,8 +278,8 @@ def _given(value: Any, default: Any) -> Any:
 
 
 def _bench(engine: str, args: argparse.Namespace) -> int:
-    """The bench the evaluation declares for ``engine`` (engines/eval/benches.py)."""
-    from engines.eval.benches import bench_of, benched
+    """The bench the evaluation declares for ``engine`` (engines/eval/bench/__init__.py)."""
+    from engines.eval.bench import bench_of, benched
 
     found = bench_of(engine)
     if found is None:

@@ -18,7 +18,7 @@ from olai_tui.progress import Progress, WaitLine
 def evaluate(engine: str, dataset: str, configs: str | None, split: str, fresh: bool, as_json: bool,
              queries: str | None = None, **arguments: str | None) -> int:
     """``arguments``: the CLI arguments some dataset declares for itself (code semble's ``repos``)."""
-    from engines.eval.suite import DatasetError, datasets, declared, open_suite, pick, without_unavailable
+    from engines.eval.catalogue import DatasetError, datasets, declared, open_suite, pick, without_unavailable
 
     say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
     try:
@@ -94,14 +94,14 @@ def named(datasets) -> str:
 
 def held_elsewhere() -> str:
     """The datasets that take --queries, named."""
-    from engines.eval.suite import datasets
+    from engines.eval.catalogue import datasets
 
     return named(d for d in datasets() if d.queries)
 
 
 def queries_help() -> str:
     """--queries' help: what it names for each dataset that keeps its held-out requests elsewhere."""
-    from engines.eval.suite import datasets
+    from engines.eval.catalogue import datasets
 
     kinds: dict[str, list] = {}
     for d in datasets():
@@ -112,7 +112,7 @@ def queries_help() -> str:
 
 def dataset_arguments() -> dict[str, str]:
     """--NAME -> its help, for each argument a dataset declares for itself (code semble's --repos)."""
-    from engines.eval.suite import datasets
+    from engines.eval.catalogue import datasets
 
     out: dict[str, list[str]] = {}
     for d in datasets():

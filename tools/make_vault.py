@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engines.eval.collections import load_cranfield, load_vaswani  # noqa: E402
+from engines.eval.cranfield.load import load_cranfield  # noqa: E402
+from engines.eval.vaswani.load import load_vaswani  # noqa: E402
 from engines.locations import shared_data  # noqa: E402
 from engines.notes.corpus import load_corpus  # noqa: E402
 

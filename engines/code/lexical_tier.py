@@ -20,7 +20,7 @@ from engines.lexical import BM25Index, RunCache, run_words, tokenize, word_runs
 
 TIER = "lexical"
 
-# Repeats per field, chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.code_tune --part
+# Repeats per field, chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.tuning.code_fields --part
 # lexical`; 48 settings). The source already holds the def line and the docstring, so with every
 # field once, name, docstring and signature words count twice and body words once. MRR@10: all once
 # 0.347; name 2 0.350 (recall@10 0.552); name 5 0.350; docstring 2 lost (0.335), docstring 3 more so

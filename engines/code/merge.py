@@ -2,7 +2,7 @@
 
 Two merges, both kept: ``fused`` (the shipped default) and ``merged`` (lexical first, meaning fills
 what is left: ``fill`` below; for the compare view and the evaluation; ``merge="fill"`` is its
-earlier name). Measured on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.code_tune --part merge`),
+earlier name). Measured on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.tuning.code_fields --part merge`),
 MRR@10 / recall@10, with the embedding tier's density correction (vectors.py) in place:
 
 - lexical alone 0.350 / 0.552; embedding alone 0.547 / 0.830.
@@ -29,7 +29,7 @@ LEXICAL, EMBEDDING = "lexical", "embedding"
 MERGES = ("fused", "merged")  # "merged": lexical first, meaning fills (``fill``)
 ALIASES = {"fill": "merged"}  # the earlier name of "merged"
 
-# Chosen on CoSQA dev-500 by engines/eval/code_tune.py (grid: lexical weight 0.05-1.0, k 5-60, heads
+# Chosen on CoSQA dev-500 by engines/eval/tuning/code_fields.py (grid: lexical weight 0.05-1.0, k 5-60, heads
 # 10-100): see the module docstring for the figures.
 FUSION_K = 10
 FUSION_WEIGHTS = {LEXICAL: 0.1, EMBEDDING: 1.0}
@@ -37,7 +37,7 @@ FUSION_HEADS = {LEXICAL: 20, EMBEDDING: 50}
 
 # Over a source tree (symbols with files) the lexical tier reads names and paths (ranking.py) and is
 # the stronger tier, so the two are blended by score with the lexical one leading. All 42 of semble's
-# dev repositories embedded (2026-12-01; `.venv/bin/python -m engines.eval.semble_blend`), mean
+# dev repositories embedded (2026-12-01; `.venv/bin/python -m engines.eval.tuning.semble_blend`), mean
 # NDCG@10 by the embedding's weight 0 / 0.1 / 0.2 / 0.3 / 0.5: 0.8619 / 0.8644 / 0.8638 / 0.8555 /
 # 0.8362 (0.1 and 0.2 within noise of each other; 0.2 kept, chosen earlier on the first 26 embedded:
 # 0.880 / 0.881 / 0.874 / 0.862 at 0.1 / 0.2 / 0.3 / 0.5). The embedding tier alone scores 0.636:

@@ -23,7 +23,7 @@ EMBED_BATCH = 32  # symbols per embed call: ~0.5 s on 2 cores, so progress moves
 # vector sits among many near neighbours (boilerplate, generic helpers) is close to every query and
 # crowds out the specific answer. Its density, the mean cosine to its DENSITY_NEIGHBOURS nearest
 # other symbols, is subtracted, times DENSITY_WEIGHT, from its cosine to the query before ranking.
-# Chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.code_tune --part density`): MRR@10 of
+# Chosen on CoSQA dev-500 only (`.venv/bin/python -m engines.eval.tuning.code_fields --part density`): MRR@10 of
 # the embedding tier alone 0.530 -> 0.547 (neighbours 5, weight 0.3); neighbours 5-10 with weights
 # 0.3-0.5 all scored 0.541-0.547, weight 1.0 fell to 0.475. Computed from the corpus alone, no labels.
 DENSITY_NEIGHBOURS = 5

@@ -25,7 +25,7 @@ from engines.embed.provenance import GGUF_SHA256, default_model_path, is_package
 from engines.memory import give_back_free_memory
 
 # The cosine under which a neighbour is noise in MiniLM's vector space (title and passage vectors).
-# `.venv/bin/python tools/measure_floor.py`: 34 junk queries (10 of them near the notebook's own
+# `.venv/bin/python -m engines.eval.tuning.floor`: 34 junk queries (10 of them near the notebook's own
 # subjects: "a vegan lasagne", "wiring a plug socket") reach at most 0.370 on the demo notebook and
 # 0.371 on the olai roadmap (median of per-query maxima 0.22); true paraphrases score 0.403-0.437
 # ("protecting young plants from snails" -> the slugs note 0.403). The floor sits just above junk:
@@ -38,7 +38,7 @@ ENABLE_HINT = MINILM.enable
 DOCUMENT_BATCH_TOKENS = 256
 MAX_TOKENS = MINILM.max_tokens
 # One thread embeds a query: a short query is too small to share. Measured on 2 quiet cores, 100
-# queries (tools/measure_query_threads.py): 1 thread p50 2.2 ms (passive or spinning
+# queries (engines/eval/tuning/query_threads.py): 1 thread p50 2.2 ms (passive or spinning
 # waits alike); 2 threads 1.2 ms while spinning, 6.9 ms with the passive waits the indexer needs;
 # and 2 spinning threads took ~0.9 s per query beside a busy neighbour. One thread also leaves the
 # other core to the background indexer.

@@ -2,7 +2,7 @@
 
 A model's facts: the file and its pinned sha256, the prefixes its training put before queries and
 documents, its token limit, the cosine under which a neighbour is noise (its floor, measured on junk
-queries: tools/measure_floor.py), and how text must be normalised before its tokenizer sees it.
+queries: engines/eval/tuning/floor.py), and how text must be normalised before its tokenizer sees it.
 Which model an engine uses is chosen in engines/embed/choose.py.
 """
 
@@ -48,7 +48,7 @@ MINILM = ModelSpec(
     # RSS after load and one embed, 2026-12-03). The longest dev query is 48 tokens (Cranfield; Vaswani
     # 31, the roadmap 15); a product request is cut at 300 characters before it is embedded.
     query_tokens=128,
-    # tools/measure_floor.py: 34 junk queries reach at most 0.370 on the demo notebook and 0.371 on the
+    # engines/eval/tuning/floor.py: 34 junk queries reach at most 0.370 on the demo notebook and 0.371 on the
     # olai roadmap; true paraphrases 0.403-0.437 (engines/embed/llama.py had it before the registry)
     floor=0.38,
     junk_margin=0.08,  # engines/notes/floor.py says how it was chosen
@@ -91,7 +91,7 @@ E5 = ModelSpec(
     # measured with one llama.cpp context over the e5 GGUF, RSS after load (docs/embedders.md):
     # n_batch 512 adds 450 MB resident, 128 adds 327 MB; a query is a line, never 128 tokens
     query_tokens=128,
-    # e5's cosines are high and close together. tools/measure_notebook_floor.py --user-cache with
+    # e5's cosines are high and close together. engines/eval/tuning/notebook_floor.py --user-cache with
     # OLAI_EMBED_MODEL=e5-small, 2026-12-02: the 217 probes' best cosine p75 0.834 (demo notebook) and
     # 0.833 (roadmap), max 0.897 / 0.855; the roadmap dev set's off-topic queries max 0.846, p90 0.841;
     # its paraphrases' best acceptable node median 0.848, p10 0.823 ("protecting young plants from

@@ -21,7 +21,7 @@ from engines.embed.base import EmbedderInfo, EmbedderUnavailable, Kind
 from engines.embed.distill import STATIC_FILENAME, STATIC_SHA256
 
 NAME = "all-MiniLM-L6-v2 static"
-# The cosine under which a neighbour is noise in this table's space. `tools/measure_floor.py --static`
+# The cosine under which a neighbour is noise in this table's space. `engines/eval/tuning/floor.py --static`
 # (2026-12-04): 34 junk queries reach 0.526 on the demo notebook and 0.545 on the olai roadmap (median
 # of per-query maxima 0.27); the true paraphrases score 0.307-0.661. Junk and paraphrases overlap far
 # more than in MiniLM's space (0.370 against 0.403): a static vector ranks, it rarely proves, so its

@@ -1,28 +1,31 @@
 """The evaluation datasets, declared once per engine and dataset: `olai-tui eval`, the workbench's
 evaluation view and their help texts read these and name no engine or dataset themselves.
 
-The built-in engines' datasets are declared at the end of engines/eval/suite.py (beside the code that
-opens them), so read these through ``engines.eval.suite``, which names each of them here; an engine
-registered elsewhere declares its own with :func:`declare` beside its ``registry.register``
-(tests/engines/test_engine_extra.py). They live with the evaluation, not on the registry's spec: no
-engine module may import the evaluation (tests/engines/test_import_graph.py).
+Each dataset that ships declares itself in its package's ``__init__`` (engines/eval/<dataset>/), and
+engines/eval/catalogue.py imports every such package: read the declarations through the catalogue.
+A dataset or an engine registered elsewhere declares its own with :func:`declare`
+(tests/evaluation/dataset_example/ and tests/engines/test_engine_extra.py do). They live with the
+evaluation, not on the registry's spec: no engine module may import the evaluation
+(tests/engines/test_import_graph.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from engines.contract import Option
 from engines.declared import Declared
 from engines.errors import BadInput
 
-if TYPE_CHECKING:
-    from engines.eval.suite import Suite
-
 
 class DatasetError(BadInput):
     """A dataset that cannot be read: the message is one line naming the file (and line)."""
+
+
+class DataFileError(DatasetError, ValueError):
+    """A dataset's file that its loader cannot read (one line naming the file and line): each loader's
+    own error is one of these, so the evaluation reports any of them without naming the loader."""
 
 
 @dataclass(frozen=True)
@@ -30,15 +33,15 @@ class Dataset:
     """One evaluation dataset of one engine, declared once (:func:`declare`): `olai-tui eval`, the
     workbench's evaluation view and their help texts read these and name no dataset or engine.
 
-    ``open(data, heldout, progress, say, queries) -> Suite``: ``data`` is ../shared/data, ``heldout``
-    ../shared/heldout, ``queries`` a file scored as the held-out split. A dataset with its own runner
+    ``open(data, heldout, progress, say, queries) -> Suite`` (engines/eval/suite.py): ``data`` is
+    ../shared/data, ``heldout`` ../shared/heldout, ``queries`` a file scored as the held-out split. A dataset with its own runner
     instead (semble: per repository, by its own scoring) declares ``run(configs=, split=, fresh=,
     queries=, as_json=, console=, **arguments) -> exit status`` and the ``arguments`` only it takes."""
 
     engine: str  # the registry's name
     name: str
     configs: Callable[[], tuple[str, ...]]  # its configuration names, known before any file is read
-    open: Callable[..., "Suite"] | None = None
+    open: Callable[..., Any] | None = None  # -> Suite
     default_configs: Callable[[], list[str]] | None = None  # what runs without --configs (None: every one)
     queries: str = ""  # held-out requests kept elsewhere: what --queries names (empty: it takes no --queries)
     heldout_hint: str = ""  # said when its held-out table is empty and --queries was not given

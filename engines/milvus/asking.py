@@ -16,7 +16,8 @@ from typing import Callable, TypeVar
 from engines.breaker import Breaker
 
 T = TypeVar("T")
-DEADLINE_S = 0.4  # Milvus on loopback answers Icecat in a few ms (milvus_bench.py); 400 ms is a stalled server
+# Milvus on loopback answers Icecat in a few ms (engines/eval/bench/products/milvus.py); 400 ms is a stalled server
+DEADLINE_S = 0.4
 
 
 class DeadlineAsk:

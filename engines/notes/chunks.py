@@ -5,7 +5,7 @@ paragraph boundaries into passages of at most ``PASSAGE_WORDS`` words. A note sc
 vector, so a paragraph buried in a long note is findable by itself.
 
 Title and passages apart, not the title in front of every passage: measured by
-tools/measure_floor.py-style runs over 24 junk queries on the demo notebook and the olai roadmap,
+engines/eval/tuning/floor.py-style runs over 24 junk queries on the demo notebook and the olai roadmap,
 separate vectors scored the paraphrase "protecting young plants from snails" 0.403 against the
 slugs note (junk ceiling 0.306) where title-prefixed passages scored it 0.333 (junk ceiling 0.266):
 a wider gap between a true paraphrase and junk.

@@ -19,7 +19,7 @@ LEG_DEPTH = 100  # each leg's head that takes part in the fusion (more when the 
 # carry. (That reading of the held-out halves decided this; docs/tried-and-not-shipped.md says so.)
 LEG_WEIGHTS = {"words": 1.0, "semantic": 1.0}  # the words and semantic tiers
 # Weak guesses: at most this many, the best by meaning, and only when nothing else answered. Three, as
-# the roadmap dev set scores an answer by its first three rows (engines/eval/roadmap_eval.py).
+# the roadmap dev set scores an answer by its first three rows (engines/eval/roadmap/configs.py).
 WEAK_GUESSES = 3
 
 

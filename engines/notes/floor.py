@@ -16,7 +16,7 @@ against its passages as a query is (a note = its best passage), and
 
 Why the upper quartile and not a high percentile: the probes are off-topic for a notebook on any
 one subject, but a notebook of everyday life meets some of them on its own ground. Measured with
-tools/measure_notebook_floor.py: on the demo notebook (kitchen, garden, workshop; 37 notes) a
+engines/eval/tuning/notebook_floor.py: on the demo notebook (kitchen, garden, workshop; 37 notes) a
 quarter of the probes are near its subjects ("making jam from strawberries" 0.674 against its jam
 note), so its p95 is 0.438 and its p90 0.382, over the true paraphrase "protecting young plants from
 snails" (0.403 against the slugs note); its p75 is 0.307. On the olai roadmap (179 nodes) p75 is

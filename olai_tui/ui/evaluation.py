@@ -26,7 +26,7 @@ from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Table
-from engines.eval.suite import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
+from engines.eval.catalogue import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
 from olai_tui.evaluate import cell
 from olai_tui.ui.keys import binding
 from olai_tui.ui.request_view import WRONG, RequestScreen

@@ -13,7 +13,8 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, OptionList, Select, SelectionList, Static
 
-from engines.eval.suite import FOOD_COLUMNS, Verdict, configs_of, open_suite
+from engines.eval.catalogue import Verdict, configs_of, open_suite
+from engines.eval.food.configs import COLUMNS as FOOD_COLUMNS
 from engines.notes.engine import NotesEngine
 from olai_tui.evaluate import cell
 from olai_tui.ui.compare import CompareScreen

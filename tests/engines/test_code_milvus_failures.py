@@ -21,7 +21,7 @@ from engines.milvus.versions import connect  # noqa: E402
 
 DEADLINE_MS = 400
 # The local ranking after the deadline and the threads' hand-offs; what this checks is that nothing waits
-# on the stalled server past the deadline (the figure is the benchmark's: engines/eval/code_milvus_bench.py).
+# on the stalled server past the deadline (the figure is the benchmark's: engines/eval/bench/code/milvus.py).
 SLACK_S = 0.3
 QUERIES = ["rate limiter", "RateLimiter", "how are tokens refilled", "parse config file", "retry with backoff",
            "cart", "shopping cart total"]

@@ -77,7 +77,7 @@ def test_ten_rows_show_more_than_the_one_file_that_matches_most(tmp_path):
 
 
 def test_code_without_paths_keeps_bm25s_order():
-    from engines.eval.cosqa import function_symbol
+    from engines.eval.cosqa.load import function_symbol
 
     codes = ["def add(a, b):\n    return a + b", "def sort_list(xs):\n    '''sort a list'''\n    return sorted(xs)",
              "def sort_dict(d):\n    '''sort a dict by value'''\n    return sorted(d.items(), key=lambda kv: kv[1])"]

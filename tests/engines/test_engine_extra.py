@@ -132,14 +132,14 @@ def toy_suite(data, heldout, progress, say, queries):
 @pytest.fixture
 def lines_declared(lines_engine, tmp_path, monkeypatch):
     """Its bench and a dataset, declared with the evaluation as a built-in engine's are."""
-    from engines.eval import benches, suite
+    from engines.eval import bench, datasets
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    benches.declare(benches.Bench("lines", bench_lines, "nothing left out"))
-    suite.declare(suite.Dataset("lines", "toy", lambda: ("words", "answer"), toy_suite))
+    bench.declare(bench.Bench("lines", bench_lines, "nothing left out"))
+    datasets.declare(datasets.Dataset("lines", "toy", lambda: ("words", "answer"), toy_suite))
     yield lines_engine
-    benches.forget("lines")
-    suite.forget("lines", "toy")
+    bench.forget("lines")
+    datasets.forget("lines", "toy")
 
 
 def test_the_cli_searches_a_registered_engine(lines_engine, capsys):

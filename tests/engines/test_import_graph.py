@@ -1,5 +1,6 @@
 """The layering, pinned: engines/ is UI-free and knows nothing of olai_tui; engines/ and olai_tui/
-import each other's modules without a cycle, counting the imports made inside functions (lazy ones).
+import each other's modules without a cycle, counting the imports made inside functions (lazy ones) and
+those made only for the type checker: a module that names another's types depends on it as much.
 """
 
 from __future__ import annotations
@@ -42,11 +43,13 @@ def module_files() -> dict[str, Path]:
     return files
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """Every project module ``name`` imports, at the top or inside a function."""
+def imports_of(name: str, path: Path, known: set[str], type_checking: bool = False) -> set[str]:
+    """Every project module ``name`` imports, at the top or inside a function (and under ``if
+    TYPE_CHECKING:`` with ``type_checking``)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree) if type_checking else _runtime_nodes(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -93,11 +96,19 @@ def test_evaluation_is_a_consumer_no_engine_module_imports_it():
     assert {n: t for n, t in offenders.items() if t} == {}
 
 
-def test_the_import_graph_has_no_cycle_lazy_imports_included():
+def test_tuning_is_never_imported_by_a_bench_an_evaluation_or_an_engine():
+    # engines/eval/tuning/ chose constants on dev data; a bench that imported it could measure with a
+    # tuning run's settings instead of the shipped ones
     files = module_files()
     known = set(files)
-    graph = {name: imports_of(name, path, known) - {p for p in known if name.startswith(p + ".")}
-             for name, path in files.items()}  # a module importing its own package's __init__ is no cycle
+    offenders = {name: sorted(t for t in imports_of(name, path, known, type_checking=True)
+                              if t.startswith("engines.eval.tuning"))
+                 for name, path in files.items() if not name.startswith("engines.eval.tuning")}
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each cycle a depth-first walk meets, as the modules around it."""
     cycles = []
     state: dict[str, int] = {}  # 1: on the path, 2: done
     path: list[str] = []
@@ -116,6 +127,23 @@ def test_the_import_graph_has_no_cycle_lazy_imports_included():
     for node in sorted(graph):
         if node not in state:
             visit(node)
+    return cycles
+
+
+def import_graph(type_checking: bool) -> dict[str, set[str]]:
+    files = module_files()
+    known = set(files)
+    return {name: imports_of(name, path, known, type_checking) - {p for p in known if name.startswith(p + ".")}
+            for name, path in files.items()}  # a module importing its own package's __init__ is no cycle
+
+
+def test_the_import_graph_has_no_cycle_lazy_imports_included():
+    cycles = cycles_of(import_graph(type_checking=False))
+    assert cycles == [], "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_two_modules_import_each_other_not_even_for_the_type_checker():
+    cycles = cycles_of(import_graph(type_checking=True))
     assert cycles == [], "\n".join(" -> ".join(c) for c in cycles)
 
 
@@ -126,3 +154,11 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path):
     known = {"engines.a", "engines.b"}
     assert imports_of("engines.a", tmp_path / "a.py", known) == {"engines.b"}
     assert imports_of("engines.b", tmp_path / "b.py", known) == {"engines.a"}
+    assert cycles_of({"engines.a": {"engines.b"}, "engines.b": {"engines.a"}}) == [["engines.a", "engines.b", "engines.a"]]
+
+
+def test_an_import_made_only_for_the_type_checker_counts_when_asked(tmp_path):
+    (tmp_path / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engines.b import g\n")
+    known = {"engines.a", "engines.b"}
+    assert imports_of("engines.a", tmp_path / "a.py", known) == set()
+    assert imports_of("engines.a", tmp_path / "a.py", known, type_checking=True) == {"engines.b"}

@@ -70,12 +70,12 @@ def test_the_walk_finds_a_side_door_even_inside_a_function(tmp_path):
                                    "from engines.eval.suite import open_suite\n")
     (package / "lazy.py").write_text("def f(engine):\n    from engines.notes.engine import NotesEngine\n"
                                      "    import engines.products.recall\n"
-                                     "    from engines.eval.cosqa import _signature\n"
+                                     "    from engines.eval.cosqa.load import _signature\n"
                                      "    return getattr(engine, '_vectors')\n")
     found = side_doors(package)
     assert found == ["face/lazy.py:2 from engines.notes.engine import NotesEngine",
                      "face/lazy.py:3 import engines.products.recall",
-                     "face/lazy.py:4 from engines.eval.cosqa import _signature (private)",
+                     "face/lazy.py:4 from engines.eval.cosqa.load import _signature (private)",
                      "face/lazy.py:5 getattr(..., '_vectors')"]
 
 
@@ -134,7 +134,7 @@ def names_in(path: Path, names: set[str]) -> list[str]:
 
 def test_the_command_line_names_no_engine_dataset_or_configuration():
     from engines import registry
-    from engines.eval.suite import datasets
+    from engines.eval.catalogue import datasets
 
     names = set(registry.names()) | {d.name for d in datasets()} | {c for d in datasets() for c in d.configs()}
     assert {"products", "semble", "smart_milvus"} <= names

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engines.eval.food import FoodSetError, load_food_requests, split_of
+from engines.eval.food.load import FoodSetError, load_food_requests, split_of
 from engines.products.knowledge import KnowledgeMap
 from engines.products.vocabulary import ALLERGENS, CLAIMS
 
@@ -42,8 +42,8 @@ def test_a_malformed_line_names_file_and_line(tmp_path):
 def test_food_scoring_on_a_hand_made_case():
     from types import SimpleNamespace
 
-    from engines.eval.food import FoodRequest
-    from engines.eval.food.run import score
+    from engines.eval.food.load import FoodRequest
+    from engines.eval.food.configs import score
     from engines.products.catalogue import Product
 
     milk_lf = Product("1", {"en": "Lactose-free milk"}, kinds=("milk",), claims={"lactose_free": "label"},

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pymilvus", reason="the milvus extra: pip install -e '.[milvus]' (make test installs it)")
 
-from engines.eval.food import load_food_requests  # noqa: E402
+from engines.eval.food.load import load_food_requests  # noqa: E402
 from engines.products.backends import publish as pub  # noqa: E402
 from engines.milvus.server import LocalMilvus  # noqa: E402
 from engines.products.backends.router import RecallRouter, RecallSettings, router_for  # noqa: E402

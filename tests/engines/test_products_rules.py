@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engines.eval.food import load_food_requests
+from engines.eval.food.load import load_food_requests
 from engines.products.catalogue import Product
 from engines.products.engine import ProductsEngine
 from engines.products.rules import NATURE, judge_rules

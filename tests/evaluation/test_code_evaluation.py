@@ -1,4 +1,4 @@
-"""The code engine's evaluation configurations (engines/eval/code_eval.py) on a small CoSQA-shaped folder.
+"""The code engine's evaluation configurations (engines/eval/cosqa/configs.py) on a small CoSQA-shaped folder.
 
 Real parts throughout: the CoSQA reader, both BM25 libraries, the engine. The embedding configurations
 need the model and the whole CoSQA index, so they are measured by `olai-tui eval code`, not here.
@@ -11,7 +11,7 @@ import json
 import pytest
 
 from engines.code.engine import CodeEngine
-from engines.eval.code_eval import CONFIGS, CodeConfigs, cosqa_requests
+from engines.eval.cosqa.configs import CONFIGS, CodeConfigs, cosqa_requests
 from engines.code.merge import MERGES
 
 FUNCTIONS = [
@@ -57,7 +57,7 @@ def test_requests_read_dev_and_leave_heldout_out_when_absent(cosqa, tmp_path):
 
 
 def test_the_earlier_name_fill_still_means_merged_and_an_unknown_merge_is_refused(cosqa):
-    from engines.eval.cosqa import load_functions
+    from engines.eval.cosqa.load import load_functions
 
     symbols = load_functions(cosqa)
     assert CodeEngine(symbols=symbols, merge="fill").merge == "merged"

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from engines.eval.suite import default_configs
+from engines.eval.catalogue import default_configs
 from olai_tui.errors import UsageError
 from olai_tui.evaluate import evaluate
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.eval.food.run import FoodConfigs, keeps_rules, requests
+from engines.eval.food.configs import FoodConfigs, keeps_rules, requests
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from engines.eval.icecat import RatingsError, icecat_metrics, read_ratings
+from engines.eval.icecat.configs import RatingsError, icecat_metrics, read_ratings
 from olai_tui.errors import UsageError
 from olai_tui.evaluate import evaluate
 
@@ -116,7 +116,7 @@ def test_read_ratings_and_the_graded_figures(tmp_path):
 
 
 def test_smart_milvus_is_skipped_with_one_line_where_milvus_is_missing(icecat_slice, capsys, monkeypatch):
-    import engines.eval.icecat as icecat
+    import engines.eval.icecat.configs as icecat
 
     monkeypatch.setattr(icecat, "milvus_available", lambda: "pymilvus not installed (pip install -e '.[milvus]')")
     assert evaluate("products", "icecat", "bm25,smart_milvus", "dev", False, False) == 0
@@ -126,7 +126,7 @@ def test_smart_milvus_is_skipped_with_one_line_where_milvus_is_missing(icecat_sl
 
 
 def test_the_baselines_are_a_standard_setup_without_rules_or_judge(icecat_slice):
-    from engines.eval.icecat import IcecatConfigs, standard_bm25
+    from engines.eval.icecat.configs import IcecatConfigs, standard_bm25
     from engines.fusion import rrf
 
     setup = IcecatConfigs(icecat_slice)

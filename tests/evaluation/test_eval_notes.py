@@ -8,10 +8,11 @@ from statistics import mean
 
 import pytest
 
-from engines.eval.collections import load_cranfield, load_vaswani
+from engines.eval.cranfield.load import load_cranfield
+from engines.eval.vaswani.load import load_vaswani
 from engines.eval.metrics import ndcg_at
-from engines.eval.notes_eval import CONFIGS, NotesConfigs, requests_of, whole_text
-from engines.eval.collections import Collection
+from engines.eval.configs.notes import CONFIGS, NotesConfigs, requests_of, whole_text
+from engines.eval.collection import Collection
 from engines.notes.corpus import Note
 from engines.notes.engine import TIERS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.eval.roadmap_eval import DEV, RoadmapSetError, load_requests, score
+from engines.eval.roadmap.configs import DEV, RoadmapSetError, load_requests, score
 from engines.eval.runner import Outcome
 from engines.notes.corpus import load_corpus
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.eval.semble import Chunk, Target, file_ndcg, infer_category, load_queries, ndcg, path_matches
+from engines.eval.semble.load import Chunk, Target, file_ndcg, infer_category, load_queries, ndcg, path_matches
 
 REPO = Path(__file__).resolve().parents[2]
 

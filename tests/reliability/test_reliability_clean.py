@@ -16,8 +16,8 @@ import pytest
 
 from engines.code.engine import CodeEngine
 from engines.code.live import CodeWatcher
-from engines.eval.collections import Collection
-from engines.eval.notes_eval import NotesConfigs
+from engines.eval.collection import Collection
+from engines.eval.configs.notes import NotesConfigs
 from engines.eval.runner import Request, run
 from engines.embed.llama import LlamaEmbedder
 from engines.notes.corpus import load_corpus
@@ -124,7 +124,7 @@ def test_index_search_watch_and_eval_leave_every_corpus_byte_for_byte_as_it_was(
     requests = [Request(q, t, dict(collection.judged[q]), "dev") for q, t in collection.queries.items()]
     tables = run("notes", "clean", requests, configs, split="dev", fresh=True)
     assert tables[0].metrics["merged"]["recall@10"] == 1.0
-    from engines.eval.food.run import FoodConfigs, requests as food_requests
+    from engines.eval.food.configs import FoodConfigs, requests as food_requests
 
     food = FoodConfigs(products)
     try:

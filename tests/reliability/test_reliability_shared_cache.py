@@ -173,7 +173,7 @@ def mcp_following(vault: Path, cache: Path, query: str, builder: subprocess.Pope
 
 
 def test_three_processes_on_one_code_tree_embed_each_symbol_once_and_answer_alike(tmp_path):
-    from engines.eval.semble import load_repos
+    from engines.eval.semble.load import load_repos
     from engines.locations import shared_data
 
     tree = load_repos(shared_data() / "code" / "semble")["click"].root  # 617 symbols: seconds of embedding

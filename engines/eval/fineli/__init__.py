@@ -1,45 +1,32 @@
-"""Request sets judged by product id: ``fineli`` over the wholesale file and ``food_fisv`` over the demo catalogue.
+"""Request sets judged by product id: `fineli` over the wholesale file, `food_fisv` over the demo catalogue.
 
-``fineli``: ``dev.jsonl`` here, buyer requests over ../shared/data/products/fineli-wholesale/tuotteet.csv
-(Fineli's 3,738 foods with Finnish and Swedish names) in Finnish, Swedish, English and mixed, written
-before any tuning; each names the food ids (``FI0xxxx``) a buyer would take as the thing. ``food_fisv``:
-``engines/eval/food/fisv-dev.jsonl``, Finnish and Swedish requests over the demo catalogue with the
-acceptable product ids and the rules the words state. One object a line: ``text``, ``lang`` (fi, sv,
-en, mixed), ``right`` (ids), optional ``rules`` (``claims``, ``avoid``). A held-out file of the same
-shape beside the other held-out sets (``../shared/heldout/products/<HELDOUT[name]>``) is read when
-present, to report only.
+Source: Fineli release 16 (THL), CC BY 4.0 — "Fineli, the Finnish food composition database, THL" — written
+as a wholesaler's export (../shared/data/products/fineli-wholesale/tuotteet.csv); the demo catalogue is
+fixtures/products. Splits: dev.jsonl here and ../food/fisv-dev.jsonl; the held-out buyer requests are in
+../shared/heldout/products or kept elsewhere (--queries FILE). Loader: load.py; configurations: configs.py
+(the food set's, judged by id).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
-from engines.eval.requests_file import read_requests
-
-HERE = Path(__file__).resolve().parent
-DEV = {"fineli": HERE / "dev.jsonl", "food_fisv": HERE.parent / "food" / "fisv-dev.jsonl"}
-HELDOUT = {"fineli": "fineli-requests-heldout.jsonl", "food_fisv": "food-fisv-requests-heldout.jsonl"}
-LANGS = ("fi", "sv", "en", "mixed")
+from engines.eval.datasets import Dataset, declare
 
 
-class IdSetError(ValueError):
-    """A malformed line: the message names the file and line."""
+def _configs() -> tuple[str, ...]:  # the food set's configurations, judged by product id
+    from engines.eval.food.configs import CONFIGS
+
+    return CONFIGS
 
 
-@dataclass(frozen=True)
-class IdRequest:
-    text: str
-    lang: str
-    right: frozenset[str]
-    claims: tuple[str, ...] = ()
-    avoid: tuple[str, ...] = ()
+def _opener(name: str):
+    def open_(data, heldout, progress, say, queries):
+        from engines.eval.fineli.configs import by_ids_suite
+
+        return by_ids_suite(name, data / "products", heldout / "products", progress, queries)
+
+    return open_
 
 
-def load_id_requests(path: str | Path) -> list[IdRequest]:
-    def request(raw: dict) -> IdRequest:
-        rules = raw.get("rules") or {}
-        return IdRequest(raw["text"], raw.get("lang", ""), frozenset(raw["right"]),
-                         tuple(rules.get("claims", ())), tuple(rules.get("avoid", ())))
-
-    return read_requests(path, request, IdSetError)
+DATASETS = tuple(declare(Dataset("products", name, _configs, _opener(name),
+                                 queries="a request file scored as the held-out split"))
+                 for name in ("fineli", "food_fisv"))

@@ -1,59 +1,32 @@
-"""The `food` request set: requests written by hand over the default food catalogue, before any tuning.
+"""The `food` request set: requests written by hand over the default food catalogue (fixtures/products),
+before any tuning, judged by kind and rule rather than by id.
 
-``requests.jsonl``, one request a line: ``text``; ``lang`` (en, fi, sv, mixed, it, code); ``kinds``
-(knowledge-map kinds that count as the thing itself); ``standins`` (kinds that count as a stand-in);
-``rules`` (``claims`` the answer must carry, allergens to ``avoid``); ``not_sold`` (the catalogue has
-nothing that is the thing and keeps the rules); optional ``brand``, ``pack``, ``code``; ``about``
-(what the request exercises). A third is held out, chosen by a hash of the text (``split_of``):
-nothing may be tuned by looking at those.
+Source: written here (requests.jsonl; fisv-dev.jsonl is the dev half of the food_fisv set, declared with
+fineli). Splits: by the request's text (load.split_of). Loader: load.py; configurations: configs.py
+(smart_http runs by default only where an HTTP judge is configured).
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
-
-from engines.eval.requests_file import read_requests
-
-REQUESTS = Path(__file__).resolve().parent / "requests.jsonl"
-Split = Literal["dev", "heldout", "both"]
+from engines.eval.datasets import Dataset, declare
 
 
-@dataclass(frozen=True)
-class FoodRequest:
-    text: str
-    lang: str
-    kinds: tuple[str, ...]
-    standins: tuple[str, ...]
-    claims: tuple[str, ...]
-    avoid: tuple[str, ...]
-    not_sold: bool
-    brand: str | None = None
-    pack: str | None = None
-    code: str | None = None
-    about: tuple[str, ...] = field(default=())
+def _configs() -> tuple[str, ...]:
+    from engines.eval.food.configs import CONFIGS, HTTP
 
-    @property
-    def split(self) -> str:
-        return split_of(self.text)
+    return tuple(CONFIGS) + (HTTP,)
 
 
-def split_of(text: str) -> str:
-    """'heldout' for a third of the requests, by the first byte of sha256(text); 'dev' for the rest."""
-    return "heldout" if hashlib.sha256(text.encode("utf-8")).digest()[0] % 3 == 0 else "dev"
+def _defaults() -> list[str]:
+    from engines.eval.food.configs import CONFIGS, HTTP, http_judge_configured
+
+    return list(CONFIGS) + ([HTTP] if http_judge_configured() else [])
 
 
-class FoodSetError(ValueError):
-    """A malformed line: the message names the file and line."""
+def _open(data, heldout, progress, say, queries):
+    from engines.eval.food.configs import food_suite
+
+    return food_suite(progress)
 
 
-def load_food_requests(split: Split = "both", path: str | Path = REQUESTS) -> list[FoodRequest]:
-    def request(raw: dict) -> FoodRequest:
-        rules = raw.get("rules", {})
-        return FoodRequest(raw["text"], raw.get("lang", ""), tuple(raw["kinds"]), tuple(raw.get("standins", ())),
-                           tuple(rules.get("claims", ())), tuple(rules.get("avoid", ())), bool(raw.get("not_sold")),
-                           raw.get("brand"), raw.get("pack"), raw.get("code"), tuple(raw.get("about", ())))
-
-    return [r for r in read_requests(path, request, FoodSetError) if split == "both" or r.split == split]
+DATASET = declare(Dataset("products", "food", _configs, _open, default_configs=_defaults))

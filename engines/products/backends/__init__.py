@@ -13,7 +13,7 @@ never know which backend answered; the answer says so (``recall_backend``, ``rec
 
 What every Milvus backend shares (the deadline and breaker, the published pointer, milvus-lite's binary
 on loopback) is engines/milvus/, which code's search uses too; memory against Milvus in one run is
-engines/eval/milvus_bench.py.
+engines/eval/bench/products/milvus.py.
 
 pymilvus is an optional extra (``pip install -e '.[milvus]'``): nothing here imports it until a
 Milvus backend is asked for, and the memory backend needs none of it.
