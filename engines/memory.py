@@ -10,11 +10,11 @@ engines work: the command line asks for it (``registry.for_commands``) before it
 default glibc gives each thread that allocates an arena of its own (up to eight a core); the index
 reader, the meaning index's builder and the searching threads each keep their own freed memory apart,
 where the others cannot reuse it. With one heap the 100,000-note vault with meaning on measured 578-579
-MB against 612-615 (engines/eval/bench/notes/checkouts/meaning_memory.py, alternated, 2026-12-03 11:20 UTC); two arenas measured as
-eight. The workbench keeps glibc's default: with one heap, its meaning index built at 1,029-1,234
-tokens/s while a person typed, against 1,452-1,490 without (``python -m olai_tui.bench_app --corpus
-/tmp/vault-100k --window 60``, alternated, 10:52-11:20 UTC), the interface thread and the builder
-waiting on one lock.
+MB against 612-615 (engines/eval/bench/notes/checkouts/meaning_memory.py, alternated, 2026-12-03 11:20
+UTC); two arenas measured as eight. The workbench keeps glibc's default: with one heap, its meaning
+index built at 1,029-1,234 tokens/s while a person typed, against 1,452-1,490 without (``python -m
+olai_tui.bench_app --corpus /tmp/vault-100k --window 60``, alternated, 10:52-11:20 UTC), the
+interface thread and the builder waiting on one lock.
 
 Tried and not kept (docs/bench-workbench.md, 2026-12-03): a fixed ``M_MMAP_THRESHOLD`` (blocks of
 1 MiB and more mapped apart, so the cache's reads never stay in the heap) took the whole engine with

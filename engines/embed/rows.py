@@ -138,7 +138,8 @@ class AppendedInts:
 
 # A slab is 40 MB: over glibc malloc's largest mmap threshold (32 MB; the threshold rises to the size of
 # any mapped block freed), so a freed slab is unmapped and leaves the process. 1.5 MB slabs stayed in
-# the heap: a cold 100,000-note build kept 1,352 MB resident either way (engines/eval/bench/notes/checkouts/vectors_memory.py).
+# the heap: a cold 100,000-note build kept 1,352 MB resident either way
+# (engines/eval/bench/notes/checkouts/vectors_memory.py).
 # np.empty does not touch the pages, so a slab's unwritten rows cost no memory.
 SLAB_BYTES = 40 << 20
 

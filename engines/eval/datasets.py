@@ -34,8 +34,8 @@ class Dataset:
     workbench's evaluation view and their help texts read these and name no dataset or engine.
 
     ``open(data, heldout, progress, say, queries) -> Suite`` (engines/eval/suite.py): ``data`` is
-    ../shared/data, ``heldout`` ../shared/heldout, ``queries`` a file scored as the held-out split. A dataset with its own runner
-    instead (semble: per repository, by its own scoring) declares ``run(configs=, split=, fresh=,
+    ../shared/data, ``heldout`` ../shared/heldout, ``queries`` a file scored as the held-out split. A
+    dataset with its own runner instead (semble: per repository, by its own scoring) declares ``run(configs=, split=, fresh=,
     queries=, as_json=, console=, **arguments) -> exit status`` and the ``arguments`` only it takes."""
 
     engine: str  # the registry's name

@@ -27,7 +27,7 @@ MIN_LEMMA = 4  # shorter words are read as said: simplemma reads the Swedish "te
 _lock = threading.Lock()
 
 
-def _lemmatize(word: str, lang: str) -> str:
+def lemmatize(word: str, lang: str) -> str:
     # low_memory: Finnish's dictionary costs 72 MB and 2.2 s to load this way, 425 MB and 4.8 s in full
     # (measured on the 2 shared cores, simplemma 2.0.0); a lookup stays microseconds once cached
     from simplemma import lemmatize
@@ -62,7 +62,7 @@ class Words:
         if self.knows(folded, vocabulary) or not typed.isalpha() or len(typed) < MIN_LEMMA:
             return folded
         for lang in LANGS:
-            lemma = fold(_lemmatize(typed, lang))
+            lemma = fold(lemmatize(typed, lang))
             if lemma != folded and (self.knows(lemma, vocabulary) or self.splitter.is_compound(lemma)):
                 return lemma
         return folded
@@ -72,7 +72,7 @@ class Words:
         the word as said is known too: its translations may be the base form's alone."""
         if not typed.isalpha() or len(typed) < MIN_LEMMA:
             return ()
-        found = (fold(_lemmatize(typed, lang)) for lang in LANGS)
+        found = (fold(lemmatize(typed, lang)) for lang in LANGS)
         return tuple(dict.fromkeys(w for w in found if w != fold(typed) and self.knows(w)))
 
     def phrase(self, said: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,7 +80,7 @@ class Words:
         milk", by its base forms, surmjölk), best first; () when Fineli's names hold no such phrase."""
         if len(said) < 2 or not all(w.isalpha() for w in said):
             return ()
-        bases = [fold(_lemmatize(w, "en")) for w in said]
+        bases = [fold(lemmatize(w, "en")) for w in said]
         # two words said may be a phrase's ends, its middle unsaid ("oven pancake": OVEN-BAKED PANCAKE)
         return self.phrases.get(" ".join(bases), ()) or (self.phrases.get(f"{bases[0]} * {bases[1]}", ())
                                                           if len(bases) == 2 else ())

@@ -154,7 +154,8 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path):
     known = {"engines.a", "engines.b"}
     assert imports_of("engines.a", tmp_path / "a.py", known) == {"engines.b"}
     assert imports_of("engines.b", tmp_path / "b.py", known) == {"engines.a"}
-    assert cycles_of({"engines.a": {"engines.b"}, "engines.b": {"engines.a"}}) == [["engines.a", "engines.b", "engines.a"]]
+    assert cycles_of({"engines.a": {"engines.b"}, "engines.b": {"engines.a"}}) == [
+        ["engines.a", "engines.b", "engines.a"]]
 
 
 def test_an_import_made_only_for_the_type_checker_counts_when_asked(tmp_path):

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 import Stemmer
 
 from engines.lexical import fold
-from engines.products.languages import _lemmatize, default_words
+from engines.products.languages import default_words, lemmatize
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def raw(w: str) -> str:
         for lang in ("fi", "sv", "en"):
-            lemma = fold(_lemmatize(w, lang))
+            lemma = fold(lemmatize(w, lang))
             if lemma != fold(w):
                 return lemma
         return fold(w)

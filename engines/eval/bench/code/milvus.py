@@ -1,7 +1,8 @@
 """Code on Milvus against the local engine: semble's dev queries over its repositories as one collection,
 and many clients at once.
 
-    .venv/bin/python -m engines.eval.bench.code.milvus semble [--uri URI] [--configs lexical,fused] [--repos a,b] [--json]
+    .venv/bin/python -m engines.eval.bench.code.milvus semble [--uri URI] [--configs lexical,fused] [--repos a,b]
+                                                              [--json]
     .venv/bin/python -m engines.eval.bench.code.milvus load [--uri URI] [--clients 8,32] [--seconds 20] [--json]
 
 ``semble``: every repository of semble's data (dev and held out: 63 trees) is published into one
@@ -71,7 +72,8 @@ def publish_all(uri: str, repos, with_vectors) -> dict:
             engine = CodeEngine(root=repo.root, wait_for_index=True)
             try:
                 vectors = None
-                if with_vectors(repo):  # embedded here unless the vector cache holds them (engines/eval/semble/embed.py)
+                # embedded here unless the vector cache holds them (engines/eval/semble/embed.py)
+                if with_vectors(repo):
                     vectors = pub.tree_vectors(engine, progress=lambda done, of: None)
                     vectored.append(repo.name)
                 done = pub.publish_tree(client, engine, repo.name, COLLECTION, vectors)

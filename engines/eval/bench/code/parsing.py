@@ -115,7 +115,8 @@ def python_ast_or_treesitter(root: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines.eval.bench.code.parsing", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m engines.eval.bench.code.parsing",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("root", type=Path)
     parser.add_argument("--repos", default="", help="comma-separated names (default: every folder)")
     parser.add_argument("--json", action="store_true")
