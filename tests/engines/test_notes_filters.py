@@ -20,8 +20,10 @@ JAN_2024 = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc).timestamp()
 
 
 def search(query: str, tiers: str) -> dict:
+    # --wait: the semantic tier's whole answer is what is filtered; a one-shot search's default budget
+    # answered with the meaning index half built under a loaded run (seen once: no semantic rows at all)
     done = subprocess.run([sys.executable, "-m", "olai_tui.cli", "search", "notes", query, "--corpus", str(VAULT),
-                           "--tiers", tiers, "--json"], cwd=REPO, capture_output=True, text=True, timeout=300)
+                           "--tiers", tiers, "--json", "--wait"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
