@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from engines.lexical import fold  # noqa: E402
 from engines.products.compounds import Splitter  # noqa: E402
 from engines.products.knowledge import default_knowledge_path, naming_words, words  # noqa: E402
-from engines.products.languages import WORDS_FILE, _lemmatize  # noqa: E402
+from engines.products.languages import WORDS_FILE, lemmatize  # noqa: E402
 
 MIN_FOODS = 2  # a pair seen in one food only is as likely chance as meaning
 MIN_DICE = 0.4  # "oat"/"kaura" 0.8, "drink"/"juoma" 0.6; at 0.3 "honey" took "monster" and "puffs" (a cereal's name)
@@ -75,7 +75,7 @@ def tokens(name: str, lang: str) -> list[str]:
     count for "MEATBALL" and "MEATBALLS": the plural alone took "mummo", a brand's grandma, as its pair)."""
     out = []
     for typed in _WORD.findall(name.lower()):
-        lemma = fold(_lemmatize(typed, lang))
+        lemma = fold(lemmatize(typed, lang))
         for w in ((lemma,) if lang == "en" else dict.fromkeys((fold(typed), lemma))):
             if len(w) >= 3:
                 out.append(w)
@@ -163,7 +163,7 @@ def english_phrases(foods, toks, bags, freq, pair) -> dict[str, list[str]]:
     for names in foods.values():
         found = set()
         for part in names["en"].lower().split(","):
-            seq = [fold(_lemmatize(w, "en")) for w in _WORD.findall(part)]
+            seq = [fold(lemmatize(w, "en")) for w in _WORD.findall(part)]
             for n in PHRASE_WORDS:
                 for i in range(len(seq) - n + 1):
                     run = seq[i:i + n]
@@ -291,7 +291,7 @@ def fineli_names(foods: dict[str, dict[str, str]], knowledge: dict) -> dict[str,
         for phrase in [kind.get("fi", ""), kind.get("sv", ""), *kind.get("aliases", ())]:
             if phrase.isalpha():
                 for lang in ("fi", "sv"):
-                    lemma = _lemmatize(phrase.lower(), lang).lower()
+                    lemma = lemmatize(phrase.lower(), lang).lower()
                     if lemma != phrase.lower() and fold(lemma) in name_words[lang] and fold(lemma) not in known:
                         new[lang] = sorted(set(new[lang]) | {lemma})
         if any(new.values()):
@@ -320,7 +320,7 @@ def class_kinds(folder: Path, foods: dict[str, dict[str, str]], knowledge: dict)
                     else:
                         described[row[0]].append(row[1])
     # a class whose English name is a kind's English label or alias ("Fruits": fruit; "Berries": berries)
-    base = lambda text: " ".join(fold(_lemmatize(w, "en")) for w in _WORD.findall(text.lower()))  # noqa: E731
+    base = lambda text: " ".join(fold(lemmatize(w, "en")) for w in _WORD.findall(text.lower()))  # noqa: E731
     by_english = {}
     for kind in knowledge["kinds"]:
         for phrase in [kind.get("en", ""), *kind.get("aliases", ())]:
