@@ -18,6 +18,7 @@ from engines.eval.datasets import DatasetError, declared, pick
 if TYPE_CHECKING:  # the runner (numpy, the embedder's cache) only when a suite runs: the CLI's help reads the declarations
     from engines.eval.runner import OutcomeScorer, Ranker, Request, Scorer, Table
 
+
 @dataclass
 class Verdict:
     """One row of one configuration's answer to one request, judged."""
