@@ -18,7 +18,6 @@ import sys
 import time
 
 
-
 def _sizes(repos):
     from engines.code.engine import CodeEngine
 
