@@ -32,6 +32,17 @@ def published_line(name: str, version: str, what: str, done: dict) -> str:
             + (f"; dropped {', '.join(done['dropped'])}" if done["dropped"] else "") + ")")
 
 
+def status_lines(name: str, state: dict, row: Callable[[dict], str]) -> list[str]:
+    """What ``--status`` prints: where ``name`` points, then each version, the current one starred."""
+    return ([f"{name} -> {state['current'] or 'nothing published'}"]
+            + [f"{'*' if v['current'] else ' '} {row(v)}" for v in state["versions"]])
+
+
+def rolled_back_line(name: str, now: str, moved: dict) -> str:
+    """What ``--rollback`` prints: ``olai_products -> olai_products_v1 (was olai_products_v2)``."""
+    return f"{name} -> {now} (was {moved['previous']})"
+
+
 def said(console: Console, uri: str, work: Callable[[], int]) -> int:
     """``work()``'s status, or 1 with its failure said in one line."""
     from engines.milvus.versions import PublishError

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.milvus.command import publish_uri, published_line, said
+from engines.milvus.command import publish_uri, published_line, rolled_back_line, said, status_lines
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
@@ -23,15 +23,14 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
     def work() -> int:
         client = pub.connect(uri)
         if options.get("status"):
-            state = pub.status(client, alias)
-            console.out(f"{alias} -> {state['current'] or 'nothing published'}")
-            for v in state["versions"]:
-                console.out(f"{'*' if v['current'] else ' '} {v['collection']}  {v['count']:,} products  "
-                            f"{v['published']}  {v['index_type']}")
+            for line in status_lines(alias, pub.status(client, alias),
+                                     lambda v: f"{v['collection']}  {v['count']:,} products  {v['published']}  "
+                                               f"{v['index_type']}"):
+                console.out(line)
             return 0
         if options.get("rollback"):
             moved = pub.rollback(client, alias)
-            console.out(f"{alias} -> {moved['collection']} (was {moved['previous']})")
+            console.out(rolled_back_line(alias, moved["collection"], moved))
             return 0
         unchanged = None if options.get("force") else pub.published_unchanged(client, alias, engine, index_type)
         if unchanged:

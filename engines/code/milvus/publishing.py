@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engines.contract import Console, Engine
-from engines.milvus.command import publish_uri, published_line, said
+from engines.milvus.command import publish_uri, published_line, rolled_back_line, said, status_lines
 
 
 def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
@@ -24,15 +24,14 @@ def publish_command(open_engine: Callable[[], Engine], options: dict[str, Any], 
     def work() -> int:
         client = connect(uri)
         if options.get("status"):
-            state = pub.status(client, collection, tree)
-            console.out(f"{collection}/{tree} -> {state['current'] or 'nothing published'}")
-            for v in state["versions"]:
-                console.out(f"{'*' if v['current'] else ' '} {v['version']}  {v['count']:,} symbols  "
-                            f"{v['published']}  {v['model_id'] or 'words only'}")
+            for line in status_lines(f"{collection}/{tree}", pub.status(client, collection, tree),
+                                     lambda v: f"{v['version']}  {v['count']:,} symbols  {v['published']}  "
+                                               f"{v['model_id'] or 'words only'}"):
+                console.out(line)
             return 0
         if options.get("rollback"):
             moved = pub.rollback(client, collection, tree)
-            console.out(f"{collection}/{tree} -> {moved['version']} (was {moved['previous']})")
+            console.out(rolled_back_line(f"{collection}/{tree}", moved["version"], moved))
             return 0
         words_only = bool(options.get("words_only"))
         model_id = None if words_only else engine.embedder.info().model_id
