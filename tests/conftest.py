@@ -1,4 +1,4 @@
-"""Shared test settings: no test reads or writes the user's own cache or config, and no test talks to
+"""Shared test settings: no test reads or writes the user's own cache, config or data, and no test talks to
 anything but loopback.
 
 The no-egress guard (issue 7) wraps every test: a socket connect (or UDP send) to an address that is
@@ -28,6 +28,7 @@ def _private_cache_and_config(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
     mp.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    mp.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))  # a person's grades and runs
     mp.delenv("OLAI_RECALL", raising=False)
     mp.delenv("OLAI_EMBED_MODEL", raising=False)
     yield

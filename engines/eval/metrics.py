@@ -1,35 +1,75 @@
-"""Ranking metrics over graded or binary judgements; every function takes the ranked ids first."""
+"""Ranking metrics over graded or binary judgements, computed by ir-measures (trec_eval's definitions,
+through pytrec_eval); every function takes the ranked ids first.
+
+Chosen by measurement (issue 47; docs/evaluation.md, "Metrics"): ir-measures with pytrec-eval-terrier
+installs in 6.3 s and adds 146 MB (scipy, which it needs, is 144 MB of that; the paired test of
+engines/eval/judgements/runs.py uses it too), and its first figure comes 0.1 s after import; ranx added
+700 MB in 25.7 s and its first figure took 23.7 s of numba compiling (3.7 s on a warm cache) in a
+fresh process, which every test and every `olai-tui eval` is. Figures are the same as the
+hand-written functions these replaced gave on every shipped dataset (tests/judgements/test_metrics.py
+holds both to hand-worked values).
+
+A judgement is an integer grade (trec_eval's relevance): the gain nDCG weighs a row by, relevant
+above 0. The ranking is given as ids best first; each id's score for the library is its rank's
+complement, so trec_eval's own order (score, then id) is the ranking's.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Mapping, Sequence
 
+import ir_measures
+from ir_measures import RR, R, Judged, P, nDCG
+
+
+def _qrels(judged: Mapping[str, float] | set[str]) -> dict[str, dict[str, int]]:
+    if not isinstance(judged, Mapping):
+        return {"q": {str(d): 1 for d in judged}}
+    out = {}
+    for doc, gain in judged.items():
+        if gain != int(gain):
+            raise ValueError(f"a judgement of {doc!r} is {gain}: trec_eval's grades are whole numbers")
+        out[str(doc)] = int(gain)
+    return {"q": out}
+
+
+def _run(ranked: Sequence[str]) -> dict[str, dict[str, float]]:
+    scores: dict[str, float] = {}
+    for i, doc in enumerate(ranked):
+        scores.setdefault(str(doc), float(len(ranked) - i))  # a repeated id counts at its first place
+    return {"q": scores}
+
+
+def calc(measures: Sequence, ranked: Sequence[str], judged: Mapping[str, float] | set[str]) -> dict:
+    """Each measure's value for one ranking (0.0 where there is no ranking, as trec_eval scores it)."""
+    qrels, run = _qrels(judged), _run(ranked)
+    if not run["q"] or not qrels["q"]:
+        return {m: 0.0 for m in measures}
+    found = {m: 0.0 for m in measures}
+    for metric in ir_measures.iter_calc(list(measures), qrels, run):
+        found[metric.measure] = float(metric.value)
+    return found
+
 
 def dcg(gains: Sequence[float]) -> float:
+    """DCG of gains in rank order (trec_eval's: gain over log2 of rank + 1); for the figures' docstrings."""
     return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
 
 
 def ndcg_at(ranked: Sequence[str], judged: Mapping[str, float], k: int = 10) -> float:
     """nDCG@k with the judgement as the gain (binary qrels: 1 for relevant)."""
-    ideal = dcg(sorted((g for g in judged.values() if g > 0), reverse=True)[:k])
-    if ideal == 0:
+    if not any(g > 0 for g in judged.values()):
         return 0.0
-    return dcg([judged.get(doc, 0.0) for doc in ranked[:k]]) / ideal
+    return calc([nDCG @ k], ranked, judged)[nDCG @ k]
 
 
 def mrr_at(ranked: Sequence[str], relevant: set[str] | Mapping[str, float], k: int = 10) -> float:
-    for i, doc in enumerate(ranked[:k]):
-        if doc in relevant and (not isinstance(relevant, Mapping) or relevant[doc] > 0):
-            return 1.0 / (i + 1)
-    return 0.0
+    return calc([RR @ k], ranked, relevant)[RR @ k]
 
 
 def recall_at(ranked: Sequence[str], relevant: set[str] | Mapping[str, float], k: int) -> float:
-    wanted = {d for d in relevant if not isinstance(relevant, Mapping) or relevant[d] > 0}
-    if not wanted:
-        return 0.0
-    return len(wanted & set(ranked[:k])) / len(wanted)
+    return calc([R @ k], ranked, relevant)[R @ k]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -42,27 +82,38 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
-# -- graded judgements (Icecat: 0 irrelevant .. 3 exact) -------------------------------------------
-# Each returns None when the request has no product judged ``grade`` or better: the figure is not
+# -- graded judgements (Icecat, a person's grades: 0 irrelevant .. 3 exact) ----------------------
+# Each returns None when the request has no id judged ``grade`` or better: the figure is not
 # defined for it, and the runner averages over the requests where it is.
 
 def right_first(ranked: Sequence[str], judged: Mapping[str, float], grade: float = 3.0) -> float | None:
     """1.0 when the first ranked id is judged ``grade`` or better, else 0.0."""
     if not any(g >= grade for g in judged.values()):
         return None
-    return 1.0 if ranked and judged.get(ranked[0], 0.0) >= grade else 0.0
+    return in_top(ranked, judged, 1, grade)
 
 
 def in_top(ranked: Sequence[str], judged: Mapping[str, float], k: int = 3, grade: float = 3.0) -> float | None:
     """1.0 when one of the first ``k`` ids is judged ``grade`` or better, else 0.0."""
     if not any(g >= grade for g in judged.values()):
         return None
-    return 1.0 if any(judged.get(doc, 0.0) >= grade for doc in ranked[:k]) else 0.0
+    measure = P(rel=int(grade)) @ k
+    return 1.0 if calc([measure], ranked, judged)[measure] > 0 else 0.0
 
 
 def graded_recall_at(ranked: Sequence[str], judged: Mapping[str, float], k: int, grade: float = 3.0) -> float | None:
     """The share of the ids judged ``grade`` or better that are among the first ``k`` ranked."""
-    wanted = {doc for doc, g in judged.items() if g >= grade}
-    if not wanted:
+    if not any(g >= grade for g in judged.values()):
         return None
-    return len(wanted & set(ranked[:k])) / len(wanted)
+    measure = R(rel=int(grade)) @ k
+    return calc([measure], ranked, judged)[measure]
+
+
+def unrated_at(ranked: Sequence[str], judged: Mapping[str, float], k: int = 10) -> int:
+    """How many of the first ``k`` ranked ids have no judgement (Quepid lists them: a figure over unrated
+    rows is a guess). Judged@k (ir-measures, through pytrec_eval) is the judged share of the first
+    ``k`` rows, or of all of them where fewer were ranked."""
+    top = len(dict.fromkeys(str(d) for d in ranked[:k]))
+    if not judged:
+        return top
+    return top - round(calc([Judged @ k], ranked, judged)[Judged @ k] * top)

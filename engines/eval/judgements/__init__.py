@@ -1,0 +1,8 @@
+"""A person's own grades of a corpus's rows, and the runs scored on them (issue 47).
+
+- ``store.py``: the judgement list of one engine's corpus, kept under ``$XDG_DATA_HOME/olai-tui/``;
+- ``exchange.py``: TREC qrels (with a queries file) and CSV ``query,id,grade``, read and written;
+- ``items.py``: graded items found again after a note moved or a file was edited (the contract alone);
+- ``suite.py``: the graded queries as an evaluation suite, scored by the one runner and metrics;
+- ``runs.py``: each run kept, and two runs compared (figures, queries, rows, a paired test).
+"""

@@ -1,0 +1,169 @@
+"""`olai-tui eval ENGINE --judged` (or `--judgements FILE`), `--against RUN`, and `olai-tui judgements`:
+a person's own grades scored, runs compared, grades imported and exported.
+
+The scoring is the evaluation's (engines/eval/judgements/suite.py through the one runner); this module
+reads the arguments, opens the engine through the registry and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engines.errors import BadInput
+from olai_tui.errors import UsageError, shown
+
+ACTIONS = ("import", "export", "where")
+
+
+def add_eval_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", help="with --judged or --judgements: the corpus graded (default: the demo)")
+    p.add_argument("--judged", action="store_true",
+                   help="score every configuration on your own grades of --corpus (given in the workbench)")
+    p.add_argument("--judgements", metavar="FILE",
+                   help="score on the grades in FILE: CSV query,id,grade, or TREC qrels with --queries FILE")
+    p.add_argument("--against", metavar="RUN",
+                   help="with --judged/--judgements: compare with a kept run (its id, its file, or 'last')")
+
+
+def add_command(sub) -> None:
+    p = sub.add_parser("judgements", help="your grades of a corpus: import or export them (CSV or TREC qrels), "
+                                          "or where they are kept")
+    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("engine")
+    p.add_argument("file", nargs="?", help="import/export: a .csv (query,id,grade) or TREC qrels (with --queries)")
+    p.add_argument("--queries", metavar="FILE", help="TREC qrels' queries file: QUERY_ID<TAB>text a line")
+    p.add_argument("--corpus", help="the corpus graded (default: the demo)")
+    p.add_argument("--json", action="store_true")
+
+
+def asked(args: argparse.Namespace) -> bool:
+    """An eval of a person's own grades, not of a dataset; a bad mix of arguments says why."""
+    judged = bool(getattr(args, "judged", False) or getattr(args, "judgements", None))
+    if args.judged and args.judgements:
+        raise UsageError("--judged and --judgements: give one or the other")
+    if judged and args.dataset:
+        raise UsageError("--dataset and --judged/--judgements: a dataset is scored on its own judgements")
+    if not judged:
+        for flag in ("corpus", "against"):
+            if getattr(args, flag, None):
+                raise UsageError(f"--{flag}: only eval --judged or --judgements takes it")
+        if not args.dataset:
+            raise UsageError("eval: give --dataset NAME, or --judged (your grades) or --judgements FILE")
+    return judged
+
+
+def _corpus(engine: str, given: str | None):
+    from engines import registry
+
+    if given is None:
+        found = registry.spec(engine).default_corpus()
+        if found is None:
+            raise UsageError(f"{engine}: give a corpus (--corpus PATH)")
+        return found
+    if "://" in given:
+        return given
+    path = Path(given)
+    if not path.exists():
+        raise UsageError(f"{shown(given)}: no such file or directory")
+    return path
+
+
+def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
+    from engines.eval.judgements import runs
+    from engines.eval.judgements.suite import open_judged
+    from olai_tui.commands import open_engine
+    from olai_tui.evaluate import markdown
+    from olai_tui.progress import Progress
+
+    say = lambda text: print(f"eval: {text}", file=sys.stderr)  # noqa: E731
+    file = Path(args.judgements) if args.judgements else None
+    if file is not None and not file.is_file():
+        raise UsageError(f"--judgements {shown(args.judgements)}: no such file")
+    queries = Path(args.queries) if args.queries else None
+    corpus = _corpus(engine_name, args.corpus)
+    engine = open_engine(engine_name, corpus, wait_for_index=True)
+    try:
+        before = runs.find(engine_name, str(corpus), args.against) if args.against else None
+        suite = open_judged(engine, corpus, file, queries)
+        for line in suite.notes:
+            say(line)
+        names = [c.strip() for c in args.configs.split(",") if c.strip()] if args.configs else None
+        progress = Progress(f"eval {engine_name} your grades")
+        tables = suite.run(names, progress=progress)
+        progress.finish()
+        graded_by = str(file) if file is not None else str(suite.store.path)
+        kept = runs.record(tables[0], suite.corpus, graded_by)
+        against = runs.compare(before, kept) if before is not None else None
+    except BadInput as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        engine.close()
+    table = tables[0]
+    if args.json:
+        out = table.to_json() | {"corpus": suite.corpus, "graded_by": graded_by,
+                                 "run": {"id": kept["id"], "path": kept["path"]}, "notes": suite.notes}
+        if against is not None:
+            out["against"] = against
+        json.dump(out, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    print(markdown(tables, suite.columns).replace(f"· {table.dataset} ·", "· your grades ·", 1))
+    for line in unrated_lines(table, suite):
+        print(line)
+    if against is not None:
+        print()
+        for line in runs.compare_lines(against):
+            print(line)
+    say(f"run kept as {kept['id']} ({kept['path']}): compare a later run with --against {kept['id']}")
+    return 0
+
+
+def unrated_lines(table, suite) -> list[str]:
+    """Each configuration's unrated rows in its top 10s, listed: a figure over them is a guess."""
+    judged = {r.id: r.judged for r in suite.requests}
+    lines = []
+    for name in table.metrics:
+        listed = [(r["query"], [i for i in r["configs"][name]["top"] if i not in judged[r["id"]]])
+                  for r in table.requests if r["configs"][name].get("unrated@10")]
+        if listed:
+            lines.append(f"{name}: unrated in the top 10 (a figure over them is a guess: grade them):")
+            lines += [f"  {query!r}: {', '.join(items)}" for query, items in listed]
+    return lines
+
+
+def judgements_command(args: argparse.Namespace) -> int:
+    from engines import registry
+    from engines.eval.judgements import exchange
+    from engines.eval.judgements.store import Judgements
+
+    registry.spec(args.engine)
+    corpus = _corpus(args.engine, args.corpus)
+    store = Judgements(args.engine, corpus)
+    if args.action == "where":
+        print(json.dumps({"file": str(store.path), "corpus": store.corpus}) if args.json else store.path)
+        return 0
+    if not args.file:
+        raise UsageError(f"judgements {args.action}: name the file (.csv, or TREC qrels with --queries FILE)")
+    file = Path(args.file)
+    queries = Path(args.queries) if args.queries else None
+    if args.action == "export":
+        graded = [(j.query, j.item, j.grade) for j in store.all().values()]
+        if file.suffix.lower() == ".csv":
+            count = exchange.write_csv(file, graded)
+        elif queries is None:
+            raise UsageError(f"{shown(args.file)}: TREC qrels need a queries file beside them (--queries FILE),"
+                             " or give a .csv")
+        else:
+            count = exchange.write_qrels(file, queries, graded)
+        print(f"{count} grades of {store.corpus} written to {file}", file=sys.stderr)
+        return 0
+    read = exchange.read_file(file, queries)
+    for line in read.problems:
+        print(f"olai-tui: {line}", file=sys.stderr)
+    store.write([(q, item, grade, "", "") for q, item, grade in read.grades])
+    print(f"{len(read.grades)} grades read from {file} into {store.path}"
+          + (f"; {len(read.problems)} lines skipped" if read.problems else ""), file=sys.stderr)
+    return 0
