@@ -142,14 +142,22 @@ def token_vectors(folder: Path, tokens: int | None = None) -> np.ndarray:
     return out
 
 
-def table_from(vectors: np.ndarray, dims: int = DIMS) -> np.ndarray:
-    """PCA to ``dims`` (centred, no whitening; each component's sign fixed by its largest entry, so the
-    table is the same whatever sign the eigensolver picks), then the SIF weights by Zipf rank."""
-    centred = vectors - vectors.mean(axis=0)
+def pca_basis(vectors: np.ndarray, dims: int = DIMS) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, basis [hidden, dims]): PCA to ``dims`` (centred, no whitening; each component's sign fixed
+    by its largest entry, so the table is the same whatever sign the eigensolver picks). The code table's
+    training projects MiniLM's sentence vectors into this space (training/code_table)."""
+    mean = vectors.mean(axis=0)
+    centred = vectors - mean
     values, components = np.linalg.eigh(centred.T @ centred)
     components = components[:, np.argsort(-values, kind="stable")[:dims]]
     signs = np.sign(components[np.argmax(np.abs(components), axis=0), np.arange(components.shape[1])])
-    projected = centred @ (components * signs)
+    return mean, components * signs
+
+
+def table_from(vectors: np.ndarray, dims: int = DIMS) -> np.ndarray:
+    """The PCA of ``pca_basis``, then the SIF weights by Zipf rank."""
+    mean, basis = pca_basis(vectors, dims)
+    projected = (vectors - mean) @ basis
     inverse_rank = 1.0 / np.arange(2, len(vectors) + 2)
     probability = inverse_rank / inverse_rank.sum()
     return projected * (SIF / (SIF + probability))[:, None]

@@ -1,0 +1,148 @@
+"""Measuring a trained code table (training/code_table) on the dev splits only, never the held-out ones.
+
+    .venv/bin/python -m engines.eval.tuning.code_table --table PATH [--dataset cosqa|semble|both]
+        [--weights 0.1,0.2,0.3] [--repos a,b] [--out FILE.json]
+
+CoSQA dev-500: MRR@10 of the table alone, of the shipped RRF fusion with lexical (merge.py ``fuse``,
+meaning leading) and of an equal-weight RRF (k 60). semble dev, 42 repositories: NDCG@10 of lexical,
+the table alone, and the shipped score blend (merge.py ``blend``) at each weight, per category, with a
+paired bootstrap of blend - lexical over the 829 queries. Rankings come from the engine itself (its
+lexical tier, its embedding tier with the table as the model, the merge's own functions), scored by the
+evaluation's scorers (engines/eval/metrics.py ``mrr_at``, engines/eval/semble/load.py ``ndcg``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def _meaning(engine, query: str) -> list[tuple[int, float]]:
+    meaning = engine.embedding_ranking(query)
+    return meaning.ranked if hasattr(meaning, "ranked") else []
+
+
+def cosqa(table: Path, say) -> dict:
+    from engines.code.engine import CANDIDATES, CodeEngine
+    from engines.code.merge import EMBEDDING, LEXICAL, fuse
+    from engines.embed.code_table import CodeTableEmbedder
+    from engines.eval.cosqa.load import SCOPE, load_functions, load_queries
+    from engines.eval.metrics import mrr_at
+    from engines.locations import shared_data
+
+    data = shared_data() / "code" / "cosqa"
+    engine = CodeEngine(symbols=load_functions(data), embedder=CodeTableEmbedder(table), scope=SCOPE,
+                        wait_for_index=True)
+    engine.build_index()
+    ids = [s.id for s in engine.symbols]
+    scores: dict[str, list[float]] = {"lexical": [], "table": [], "fused": [], "rrf-equal": []}
+    for q, answer in load_queries(data / "cosqa-retrieval-dev-500.json"):
+        lexical = engine.lexical_tier.search(q, CANDIDATES)
+        meaning = _meaning(engine, q)
+        rows = {"lexical": lexical, "table": meaning,
+                "fused": [(m.position, 0) for m in fuse(lexical, meaning, 100)],
+                "rrf-equal": [(m.position, 0) for m in fuse(lexical, meaning, 100, k=60,
+                                                             weights={LEXICAL: 1.0, EMBEDDING: 1.0}, heads={})]}
+        for name, ranked in rows.items():
+            scores[name].append(mrr_at([ids[p] for p, _ in ranked], {answer}))
+    engine.close()
+    out = {name: round(float(np.mean(v)), 4) for name, v in scores.items()}
+    say(f"CoSQA dev MRR@10: {out}")
+    return out
+
+
+def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say) -> dict:
+    from engines.code.engine import CANDIDATES, CodeEngine
+    from engines.code.merge import BLEND_WEIGHT_SYMBOL, blend
+    from engines.code.ranking import symbol_query
+    from engines.embed.code_table import CodeTableEmbedder
+    from engines.eval.semble.load import load_queries, load_repos, ndcg
+    from engines.eval.semble.run import RepoRun
+    from engines.locations import shared_data
+
+    data = shared_data() / "code" / "semble"
+    repos = [r for r in load_repos(data).values()
+             if r.split == "dev" and (repos_wanted is None or r.name in repos_wanted)]
+    embedder = CodeTableEmbedder(table)
+    names = ["lexical", "table"] + [f"blend{w}" for w in weights]
+    per_query: dict[str, list[float]] = {n: [] for n in names}
+    per_repo: dict[str, dict[str, list[float]]] = {}
+    per_cat: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for n, repo in enumerate(repos, 1):
+        queries = load_queries(data / "annotations" / f"{repo.name}.json", repo.name)
+        run = RepoRun(repo)  # its chunk() names rows as the benchmark scores them
+        engine = CodeEngine(root=repo.root, embedder=embedder, wait_for_index=True)
+        engine.build_index()
+        repo_scores: dict[str, list[float]] = {name: [] for name in names}
+        cats: dict[str, dict[str, list[float]]] = {}
+        for q in queries:
+            lexical = engine.lexical_tier.search(q.text, CANDIDATES)
+            meaning = _meaning(engine, q.text)
+            rows = {"lexical": lexical, "table": meaning}
+            for w in weights:
+                weight = BLEND_WEIGHT_SYMBOL if symbol_query(q.text) else w
+                rows[f"blend{w}"] = [(m.position, 0) for m in blend(lexical, meaning, 50, weight)]
+            for name, ranked in rows.items():
+                score = ndcg([run.chunk(p) for p, _ in ranked[:50]], q.targets)
+                repo_scores[name].append(score)
+                per_query[name].append(score)
+                cats.setdefault(q.category, {}).setdefault(name, []).append(score)
+        engine.close()
+        run.close()
+        per_repo[repo.name] = {name: float(np.mean(v)) for name, v in repo_scores.items()}
+        for cat, by_name in cats.items():
+            for name, v in by_name.items():
+                per_cat.setdefault(cat, {}).setdefault(name, []).append(float(np.mean(v)))
+        say(f"{n}/{len(repos)} {repo.name}: " + " ".join(f"{k}={v:.3f}" for k, v in per_repo[repo.name].items()))
+    out = {"ndcg@10": {name: round(float(np.mean([r[name] for r in per_repo.values()])), 4) for name in names},
+           "per_category": {cat: {name: round(float(np.mean(v)), 4) for name, v in by_name.items()}
+                            for cat, by_name in per_cat.items()},
+           "paired_vs_lexical": {name: _paired(per_query[name], per_query["lexical"]) for name in names[1:]},
+           "repos": len(per_repo), "queries": len(per_query["lexical"])}
+    say(f"semble dev NDCG@10: {out['ndcg@10']}")
+    return out
+
+
+def _paired(a: list[float], b: list[float], rounds: int = 2000) -> dict:
+    """Mean per-query difference a - b and its 95 % bootstrap interval over queries (seeded)."""
+    diff = np.asarray(a) - np.asarray(b)
+    rng = np.random.default_rng(0)
+    means = diff[rng.integers(0, len(diff), (rounds, len(diff)))].mean(axis=1)
+    return {"mean": round(float(diff.mean()), 4), "ci95": [round(float(np.percentile(means, 2.5)), 4),
+                                                           round(float(np.percentile(means, 97.5)), 4)]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engines.eval.tuning.code_table")
+    parser.add_argument("--table", required=True, type=Path)
+    parser.add_argument("--dataset", default="both", choices=("cosqa", "semble", "both"))
+    parser.add_argument("--weights", default="0.1,0.2,0.3")
+    parser.add_argument("--repos", default=None)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if not args.table.is_file():
+        print(f"--table: {args.table}: no such file", file=sys.stderr)
+        return 2
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    result: dict = {"table": str(args.table)}
+    if args.dataset in ("cosqa", "both"):
+        result["cosqa_dev"] = cosqa(args.table, say)
+    if args.dataset in ("semble", "both"):
+        result["semble_dev"] = semble(args.table, [float(w) for w in args.weights.split(",")],
+                                      set(args.repos.split(",")) if args.repos else None, say)
+    text = json.dumps(result, indent=1)
+    print(text)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The code table's training tool (training/code_table): what it refuses, what it mines, and that its
+gradients are the gradients of the loss it reports (a wrong sign or a lost term trains nothing)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from training.code_table import mine, train
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _corpus(tmp_path: Path, name: str, url: str) -> tuple[Path, Path]:
+    corpus, semble = tmp_path / "train", tmp_path / "semble"
+    (corpus / "repos" / name).mkdir(parents=True)
+    (corpus / "repos" / name / "m.py").write_text('def f(x):\n    """Add one to x and give it back to the caller."""\n'
+                                                  "    total = x + 1\n    return total\n", encoding="utf-8")
+    (corpus / "manifest.json").write_text(json.dumps([{"name": name, "language": "python", "url": url,
+                                                       "commit": "0" * 40, "license_spdx": "MIT"}]), encoding="utf-8")
+    semble.mkdir()
+    (semble / "repos.json").write_text(json.dumps([{"name": "aiohttp", "url": "https://github.com/aio-libs/aiohttp.git"}]),
+                                       encoding="utf-8")
+    return corpus, semble
+
+
+@pytest.mark.parametrize("name,url", [("aiohttp", "https://example.org/x/other"),  # by name
+                                      ("renamed", "https://github.com/aio-libs/aiohttp")])  # by URL
+def test_a_corpus_holding_a_benchmark_repository_is_refused(tmp_path, name, url):
+    corpus, semble = _corpus(tmp_path, name, url)
+    with pytest.raises(mine.CorpusRefused, match="benchmark"):
+        mine.read_manifest(corpus, semble)
+
+
+def test_the_command_refuses_it_in_one_line_with_exit_2(tmp_path):
+    corpus, semble = _corpus(tmp_path, "aiohttp", "")
+    done = subprocess.run([sys.executable, "-m", "training.code_table", "--out", str(tmp_path / "t.npy"),
+                           "--corpus", str(corpus), "--semble", str(semble)], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "aiohttp" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "t.npy").exists()
+
+
+def test_pairs_are_mined_with_the_engines_parser_and_the_code_side_loses_its_doc(tmp_path):
+    corpus, _ = _corpus(tmp_path, "mine", "")
+    pairs = mine.repo_pairs(corpus / "repos" / "mine", "mine", "python", 0)
+    doc = next(p for p in pairs if p.kind == "doc")
+    assert doc.query == "Add one to x and give it back to the caller."
+    assert "total = x + 1" in doc.code and "give it back" not in doc.code
+    summary = next(p for p in pairs if p.kind == "summary")
+    assert "give it back" in summary.code  # the chunk as the pane indexes it
+
+
+def test_held_out_repositories_are_whole_and_seeded():
+    repos = [{"name": f"r{i}{lang}", "language": lang} for lang in "abcdefgh" for i in range(3)]
+    first = mine.held_out(repos, 0)
+    assert first == mine.held_out(repos, 0) and len(first) == mine.HELD_OUT_LANGUAGES
+    assert len({r["language"] for r in repos if r["name"] in first}) == mine.HELD_OUT_LANGUAGES
+
+
+def _numeric(loss, table, rows, eps=1e-6):
+    out = np.zeros_like(table)
+    for i in rows:
+        for j in range(table.shape[1]):
+            up, down = table.copy(), table.copy()
+            up[i, j] += eps
+            down[i, j] -= eps
+            out[i, j] = (loss(up) - loss(down)) / (2 * eps)
+    return out
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_the_contrastive_gradient_is_the_losss(symmetric):
+    rng = np.random.default_rng(1)
+    table = rng.normal(size=(40, 6))
+    ids = [rng.integers(0, 40, rng.integers(1, 7)) for _ in range(8)]
+
+    def loss(t):
+        enc = train.encode(t, ids)
+        return train.mnrl(enc.vectors[:4], enc.vectors[4:], symmetric)[0]
+
+    enc = train.encode(table, ids)
+    _, g_q, g_c = train.mnrl(enc.vectors[:4], enc.vectors[4:], symmetric)
+    analytic = np.zeros_like(table)
+    analytic[enc.unique] = train.backward(enc, np.vstack([g_q, g_c]))
+    assert np.abs(analytic - _numeric(loss, table, enc.unique)).max() < 1e-6
+
+
+def test_the_regression_gradient_is_the_losss():
+    rng = np.random.default_rng(2)
+    table = rng.normal(size=(30, 5))
+    ids = [rng.integers(0, 30, rng.integers(1, 6)) for _ in range(6)]
+    targets = rng.normal(size=(6, 5))
+    targets /= np.linalg.norm(targets, axis=1, keepdims=True)
+
+    def loss(t):
+        return float(np.mean(1 - np.sum(train.encode(t, ids).vectors * targets, axis=1)))
+
+    enc = train.encode(table, ids)
+    analytic = np.zeros_like(table)
+    analytic[enc.unique] = train.backward(enc, -targets / len(ids))
+    assert np.abs(analytic - _numeric(loss, table, enc.unique)).max() < 1e-6
+
+
+def test_a_text_is_embedded_in_training_as_at_run_time():
+    """The training's forward pass is the run-time static embedder's: same vectors for the same ids."""
+    from engines.embed.static import StaticEmbedder
+
+    rng = np.random.default_rng(3)
+    table = rng.normal(size=(200, 8)).astype(np.float32)
+    ids = [rng.integers(0, 200, n) for n in (1, 5, 40)]
+    embedder = StaticEmbedder(table_path=REPO / "missing.npy")
+    embedder.token_ids = lambda texts: [list(map(int, i)) for i in ids]  # the ids, as if tokenized
+    assert np.allclose(embedder._embedded(["a", "b", "c"], table), train.encode(table, ids).vectors, atol=1e-6)

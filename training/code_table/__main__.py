@@ -1,0 +1,119 @@
+"""Train the code pane's static table from ../shared/data/code/train (a developer's tool, numpy only).
+
+    .venv/bin/python -m training.code_table --out PATH [--corpus DIR] [--semble DIR] [--seed 0]
+        [--steps regress,contrast] [--kinds doc,summary] [--teacher-texts N] [--epochs N]
+
+Mines pairs with the code engine's parser (mine.py), starts from the table distilled from MiniLM
+(engines/embed/distill.py, recomputed: its PCA basis is the space the teacher's vectors are projected
+into), regresses onto MiniLM's own vectors of the training texts (teacher.py, cached), then trains
+contrastively (train.py), and writes the float16 table atomically with a manifest beside it
+(PATH + ".json": corpus commits and licences, pair counts, steps, the validation figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+TEACHER_TEXTS = 24000  # texts MiniLM embeds for the regression (the slow step: ~40 a second on 2 cores)
+EPOCHS = 3
+BATCH = 512  # potion-code-16M's recipe: batch 512, lr 5e-3, 3 epochs
+LR = 5e-3
+REGRESS_EPOCHS = 3
+REGRESS_LR = 1e-2
+
+
+def parse(argv):
+    from engines.locations import shared_data
+
+    code = shared_data() / "code"
+    p = argparse.ArgumentParser(prog="python -m training.code_table", description=__doc__.split("\n")[0])
+    p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--corpus", type=Path, default=code / "train")
+    p.add_argument("--semble", type=Path, default=code / "semble", help="the benchmark whose repositories are refused")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", default="regress,contrast")
+    p.add_argument("--kinds", default="doc,summary")
+    p.add_argument("--teacher-texts", type=int, default=TEACHER_TEXTS)
+    p.add_argument("--epochs", type=int, default=EPOCHS)
+    p.add_argument("--regress-epochs", type=int, default=REGRESS_EPOCHS)
+    p.add_argument("--lr", type=float, default=LR)
+    p.add_argument("--batch", type=int, default=BATCH)
+    p.add_argument("--symmetric", type=int, default=1)
+    return p.parse_args(argv)
+
+
+def say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.code_table import mine, start, train
+    from training.code_table.mine import CorpusRefused
+
+    args = parse(argv)
+    steps = [s for s in args.steps.split(",") if s]
+    kinds = [k for k in args.kinds.split(",") if k]
+    if bad := [s for s in steps if s not in ("regress", "contrast")]:
+        print(f"--steps: unknown step {bad[0]!r} (regress, contrast)", file=sys.stderr)
+        return 2
+    if not (args.corpus / "manifest.json").is_file():
+        print(f"--corpus: {args.corpus} holds no manifest.json", file=sys.stderr)
+        return 2
+    try:
+        pairs, repos = start.mined_pairs(args.corpus, args.semble, args.seed, say)
+    except CorpusRefused as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 2
+    held = mine.held_out(repos, args.seed)
+    fit = [p for p in pairs if p.repo not in held and p.kind in kinds]
+    val = [p for p in pairs if p.repo in held and p.kind == "doc"]
+    say(f"{len(fit):,} training pairs ({', '.join(f'{k} {sum(p.kind == k for p in fit):,}' for k in kinds)}), "
+        f"{len(val):,} validation pairs from {', '.join(sorted(held))}")
+    embedder, table, basis = start.distilled(say)
+    tok = start.tokenizer(embedder)
+    val_q, val_c = tok([p.query for p in val]), tok([p.code for p in val])
+    figures = {"distilled": train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])}
+    say(f"validation MRR@10, distilled table: {figures['distilled']:.4f}")
+    if "regress" in steps:
+        texts = start.teacher_texts(fit, args.teacher_texts, args.seed)
+        targets = start.projected(start.teacher(texts, say), basis)
+        train.regress(table, tok(texts), targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
+        figures["regress"] = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
+        say(f"validation MRR@10 after the regression: {figures['regress']:.4f}")
+    if "contrast" in steps:
+        q, c = tok([p.query for p in fit]), tok([p.code for p in fit])
+
+        def checked(epoch: int) -> None:
+            figure = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
+            figures[f"contrast_epoch{epoch + 1}"] = figure
+            say(f"validation MRR@10 after contrastive epoch {epoch + 1}: {figure:.4f}")
+
+        train.contrast(table, q, c, args.epochs, args.batch, args.lr, args.seed, bool(args.symmetric), say, checked)
+    digest = start.write_table(args.out, table)
+    manifest = {
+        "table": args.out.name, "sha256": digest, "dims": int(table.shape[1]), "dtype": "float16",
+        "tokenizer": "all-MiniLM-L6-v2 WordPiece (the shipped GGUF's vocabulary, through llama.cpp)",
+        "seed": args.seed, "steps": steps, "kinds": kinds, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+        "symmetric": bool(args.symmetric), "regress_epochs": args.regress_epochs,
+        "teacher_texts": args.teacher_texts if "regress" in steps else 0,
+        "pairs": {"train": len(fit), "validation": len(val),
+                  **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},
+        "validation": {"held_out_repositories": sorted(held), "metric": "MRR@10, doc -> code within each repository, "
+                       "mean over repositories", **{k: round(v, 4) for k, v in figures.items()}},
+        "corpus": [{k: r[k] for k in ("name", "language", "url", "commit", "license_spdx")} for r in repos],
+        "corpus_manifest_sha256": hashlib.sha256((args.corpus / "manifest.json").read_bytes()).hexdigest(),
+    }
+    start.write_text(args.out.with_suffix(".json"), json.dumps(manifest, indent=1) + "\n")
+    say(f"wrote {args.out} (sha256 {digest}) and its manifest")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

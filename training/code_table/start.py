@@ -1,0 +1,125 @@
+"""What a training run starts from: the mined pairs, the distilled table with its PCA basis, the
+tokenizer, the teacher's texts and vectors; and how its results are written (atomically).
+
+The slow inputs are kept under the user cache dir (``<cache>/code-table/``), keyed by what makes them:
+the pairs by the corpus manifest, the miner's source and the seed; MiniLM's token vectors by the
+source weights' sha256; the teacher's vectors by text (teacher.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from training.code_table.mine import Pair
+
+
+def _cache_dir() -> Path:
+    from engines.locations import cache_root
+
+    folder = cache_root() / "code-table"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def mined_pairs(corpus: Path, semble: Path, seed: int, say: Callable[[str], None]) -> tuple[list[Pair], list[dict]]:
+    from training.code_table import mine
+
+    repos = mine.read_manifest(corpus, semble)  # refuses a benchmark repository before any cache is read
+    key = hashlib.sha256((corpus / "manifest.json").read_bytes() + Path(mine.__file__).read_bytes()
+                         + str(seed).encode()).hexdigest()[:16]
+    path = _cache_dir() / f"pairs-{key}.json"
+    if path.is_file():
+        say(f"pairs from {path}")
+        return [Pair(**p) for p in json.loads(path.read_text(encoding="utf-8"))], repos
+    pairs, repos = mine.mine(corpus, semble, seed, say)
+    write_text(path, json.dumps([p.__dict__ for p in pairs]))
+    return pairs, repos
+
+
+def distilled(say: Callable[[str], None]):
+    """(the static embedder, the distilled table as float32, the PCA basis (mean, basis))."""
+    from engines.embed import distill
+    from engines.embed.convert import find_source
+    from engines.embed.static import StaticEmbedder
+
+    folder = find_source(None)
+    weights = folder / "model.safetensors"
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+    path = _cache_dir() / f"token-vectors-{digest}.npy"
+    if path.is_file():
+        vectors = np.load(path)
+    else:
+        say("MiniLM's token vectors (every WordPiece through the encoder, numpy float64: about a minute)")
+        vectors = distill.token_vectors(folder)
+        write_bytes(path, _npy(vectors))
+    table = distill.table_from(vectors).astype(np.float16).astype(np.float32)  # the shipped table, exactly
+    return StaticEmbedder(), table, distill.pca_basis(vectors)
+
+
+def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
+    """Texts -> token ids exactly as engines/embed/static.py cuts them at run time."""
+    def tok(texts: Sequence[str]) -> list[np.ndarray]:
+        return [np.asarray(ids, np.int64) for ids in embedder.token_ids(list(texts))]
+    return tok
+
+
+def teacher_texts(pairs: Sequence[Pair], cap: int, seed: int) -> list[str]:
+    """Up to ``cap`` distinct texts of the training pairs, half code (the chunks as indexed), half queries
+    (doc comments and summary lines), chosen by a seeded shuffle."""
+    rng = np.random.default_rng(seed)
+    codes = sorted({p.code for p in pairs if p.kind == "summary"} or {p.code for p in pairs})
+    queries = sorted({p.query for p in pairs})
+    codes = [codes[i] for i in rng.permutation(len(codes))[:cap // 2]]
+    queries = [queries[i] for i in rng.permutation(len(queries))[:cap - len(codes)]]
+    return codes + queries
+
+
+def teacher(texts: Sequence[str], say: Callable[[str], None]) -> np.ndarray:
+    from training.code_table.teacher import teacher_vectors
+
+    return teacher_vectors(texts, say)
+
+
+def projected(vectors: np.ndarray, basis: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """MiniLM's sentence vectors into the table's PCA space, unit length (the regression's targets)."""
+    mean, components = basis
+    out = ((vectors.astype(np.float64) - mean) @ components).astype(np.float32)
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return out
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def write_table(path: Path, table: np.ndarray) -> str:
+    data = _npy(table.astype(np.float16))
+    write_bytes(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_text(path: Path, text: str) -> None:
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """A temporary file beside ``path``, then a rename: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
