@@ -12,6 +12,7 @@ from pathlib import Path
 from engines.answer import Answer
 from engines.contract import Engine
 from engines.errors import BadInput
+from engines.terminal_text import json_text, one_line, print_bold
 from olai_tui.errors import UsageError
 from olai_tui.products_text import print_products
 from olai_tui.progress import Progress, WaitLine
@@ -81,8 +82,8 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
             print(f"olai-tui: {report.name} is still indexing ({report.done or 0:,}/{report.of or 0:,} "
                   f"{engine.item_noun}): answered with what is indexed; to finish: {finish}", file=sys.stderr)
     if as_json:
-        json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # the exact text, with what a terminal would act on escaped (C1, bidi): it reads back the same
+        sys.stdout.write(json_text(json.dumps(answer.to_json(), ensure_ascii=False)) + "\n")
     else:
         RENDERERS.get(engine.presentation.printout, print_answer)(answer)
     return 0
@@ -131,9 +132,9 @@ def print_answer(answer: Answer, stream=None) -> None:
     languages = any(isinstance(hit.extras.get("language"), str) for hit in answer.hits)
     for hit in answer.hits:
         marker = hit.marker or " "
-        title = " ".join(hit.title.split())[:60]
+        title = one_line(hit.title)[:60]  # shown before padding, so a pictured row keeps its columns
         language = f"{hit.extras.get('language') or '':<10}  " if languages else ""
-        print(f"{marker} {title:<60}  {hit.where:<40}  {language}{hit.tier:<9} {hit.score:.3f}", file=out)
+        print(f"{marker} {title:<60}  {one_line(hit.where):<40}  {language}{hit.tier:<9} {hit.score:.3f}", file=out)
     if not answer.hits:
         print("(no matches)", file=out)
     chips = []
@@ -152,7 +153,8 @@ def print_answer(answer: Answer, stream=None) -> None:
         chips.append(f"via {answer.extras['backend']}"
                      + (f" ({answer.extras['backend_fallback']})" if answer.extras.get("backend_fallback") else ""))
     line = " · ".join(chips) + f" · total {answer.total}"
-    print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
+    print_bold(line, out, bold)
+
 
 
 # How a person reads an answer on the terminal, by the layout the engine declares

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
+from engines.terminal_text import one_line, print_bold
+
 BADGES = {"exact": "=", "variant": "~", "standin": "»", None: " "}
 
 
@@ -21,7 +23,7 @@ def print_products(answer, stream=None) -> None:
         print("we do not sell that" + (" - instead:" if "only_standins" in flags else ""), file=out)
     for hit in answer.hits:
         label = hit.extras.get("label")
-        title = " ".join(hit.title.split())[:56]
+        title = one_line(hit.title)[:56]  # shown before padding, so a pictured row keeps its columns
         print(f"{BADGES.get(label, ' ')} {hit.marker or ' '} {title:<56} {(label or hit.tier):<8} "
               f"{hit.extras.get('quantity') or '':>10}  {', '.join(hit.extras.get('checks', []))[:60]}", file=out)
     if not answer.hits:
@@ -33,4 +35,4 @@ def print_products(answer, stream=None) -> None:
     line = " · ".join(chips) + f" · path {answer.extras.get('path')}" + (f" ({answer.extras['reason']})"
                                                                           if answer.extras.get("reason") else "")
     bold = out.isatty() and not os.environ.get("NO_COLOR") if hasattr(out, "isatty") else False
-    print(f"\x1b[1m{line}\x1b[0m" if bold else line, file=out)
+    print_bold(line, out, bold)

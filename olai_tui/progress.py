@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+from engines.terminal_text import write_control
 from olai_tui import interrupt
 
 
@@ -35,7 +36,8 @@ class Progress:
             self._last_draw = now
             filled = int(self.width * done / of)
             bar = "█" * filled + "░" * (self.width - filled)
-            self.stream.write(f"\r{self.label} {bar} {done:,}/{of:,}")
+            write_control(self.stream, "\r")  # the label may hold a corpus's name: only the redraw is ours
+            self.stream.write(f"{self.label} {bar} {done:,}/{of:,}")
             self.stream.flush()
         else:
             tenth = done * 10 // of
@@ -48,7 +50,8 @@ class Progress:
         seconds = time.monotonic() - self._started
         end = f"{self.label} done in {seconds:.1f} s{(': ' + text) if text else ''}"
         if self.tty:
-            self.stream.write("\r\x1b[2K" + end + "\n")
+            write_control(self.stream, "\r\x1b[2K")
+            self.stream.write(end + "\n")
         else:
             self.stream.write(end + "\n")
         self.stream.flush()
@@ -82,13 +85,14 @@ class WaitLine:
             return
         self._last_draw = now
         self._drawn = True
-        self.stream.write(f"\r\x1b[2K{self.engine}: {what} {done:,}/{of:,}")
+        write_control(self.stream, "\r\x1b[2K")
+        self.stream.write(f"{self.engine}: {what} {done:,}/{of:,}")
         self.stream.flush()
 
     def clear(self) -> None:
         """Wipe the line (if one was drawn) before the answer is printed."""
         if self._drawn:
-            self.stream.write("\r\x1b[2K")
+            write_control(self.stream, "\r\x1b[2K")
             self.stream.flush()
             self._drawn = False
 

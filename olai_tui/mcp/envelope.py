@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.answer import RESEMBLANCE, Answer
+from engines.terminal_text import one_line, shown
 
 MATCHED = ("exact", "words", "meaning", "judged")
 TEXT_ROWS = 10  # rows in the text rendering; the structured content carries them all
@@ -43,15 +44,17 @@ def search_text(result: dict[str, Any]) -> str:
     for number, hit in enumerate(result["hits"][:TEXT_ROWS], start=1):
         label = f" {hit['label']}" if hit.get("label") else ""
         checks = f" [{'; '.join(map(str, hit['checks']))}]" if hit.get("checks") else ""
-        lines.append(f"{number}. {hit['matched']}{label} {hit['marker'] or ''} {hit['title']} - {hit['where']}"
-                     f"{checks} (id {hit['id']})".replace("  ", " "))
+        # a row a line: a title's or a path's controls pictured, its line breaks as spaces (the client may
+        # show this text in a terminal; the structured content keeps the exact text)
+        lines.append(one_line(f"{number}. {hit['matched']}{label} {hit['marker'] or ''} {hit['title']} - "
+                              f"{hit['where']}{checks} (id {hit['id']})"))
     more = len(result["hits"]) - TEXT_ROWS
     if more > 0:
         lines.append(f"... {more} more rows in the structured content")
     if not result["hits"]:
         lines.append("no rows")
     lines.append(f"total {result['total']} · " + " · ".join(tier_line(t) for t in result["tiers"]))
-    return "\n".join(lines)
+    return shown("\n".join(lines))
 
 
 def tier_line(tier: dict[str, Any]) -> str:
@@ -98,4 +101,4 @@ def status_text(engines: list[dict[str, Any]]) -> str:
             continue
         lines.append(f"{e['engine']}: {e['items']:,} items in {e['corpus']} · "
                      + " · ".join(tier_line(t) for t in e["tiers"]))
-    return "\n".join(lines)
+    return shown("\n".join(lines))

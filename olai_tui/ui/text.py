@@ -3,7 +3,8 @@
 Everything a corpus holds is shown as rich ``Text`` built from plain strings, never as markup: a note
 holding ``[bold]`` or ``[/]`` shows those characters. Control characters (an escape sequence in a log
 pasted into a note would otherwise reach the terminal) are shown as visible symbols, and bidi
-overrides, which would flip the rest of a row, are dropped; right-to-left letters themselves stay.
+overrides, which would flip the rest of a row, are dropped; right-to-left letters themselves stay. That
+mapping is engines/terminal_text.py's, shared with the command line.
 """
 
 from __future__ import annotations
@@ -14,14 +15,10 @@ from typing import Iterable
 from rich.cells import cell_len
 from rich.text import Text
 
-# U+2400.. are the "control pictures": ␛ for ESC, ␀ for NUL, ...; DEL is ␡.
-_C0 = {code: chr(0x2400 + code) for code in range(0x20) if chr(code) not in "\n\t"}
-_C0[0x7F] = "\u2421"
-_C1 = {code: "\ufffd" for code in range(0x80, 0xA0)}
-# Embeddings, overrides and isolates (U+202A-E, U+2066-9): they reorder what follows on the line.
-_BIDI_CONTROLS = {code: None for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
-_SHOWN = str.maketrans({**_C0, **_C1, **_BIDI_CONTROLS})
-_WHITESPACE = re.compile(r"\s+")
+from engines.terminal_text import one_line, shown
+
+__all__ = ["shown", "one_line", "reflowed", "cell", "tail_cell", "words_pattern", "highlighted", "clipped"]
+
 # A single line break inside a paragraph (hard-wrapped prose), not before a list item, heading,
 # quote, table row or indented line: the preview re-wraps such lines to its own width.
 _SOFT_BREAK = re.compile(r"(?<=[^\n])\n(?=[^\n\s\-*+#>|`\d])")
@@ -31,19 +28,9 @@ MAX_HIGHLIGHTED_WORDS = 24  # a 10 KB paste has ~1,500 words; one regex over 24 
 PREVIEW_CHARS = 20_000  # ~300 lines of a wide terminal; a 5 MB note would take seconds to lay out
 
 
-def shown(text: str) -> str:
-    """Text with its control characters made visible and bidi overrides removed (newlines, tabs kept)."""
-    return text.translate(_SHOWN)
-
-
 def reflowed(text: str) -> str:
     """Prose hard-wrapped at the writer's width, joined back so it wraps at the preview's."""
     return _SOFT_BREAK.sub(" ", text)
-
-
-def one_line(text: str) -> str:
-    """For a table cell: every run of white space (newlines, tabs) as one space, controls made visible."""
-    return _WHITESPACE.sub(" ", shown(text)).strip()
 
 
 def cell(text: str, width: int | None = None, style: str = "") -> Text:
