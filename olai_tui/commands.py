@@ -91,7 +91,7 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
 
 def _how_to_finish(engine_name: str, corpus: Path | None, options: dict) -> str:
     """The command that builds the whole index a search did not wait for, as the person would type it."""
-    where = [f"--corpus {shlex.quote(str(corpus))}"] if corpus is not None else []
+    where = [f"--corpus {typed(str(corpus))}"] if corpus is not None else []
     for name, value in options.items():
         if value in (None, False, [], ()):
             continue
@@ -99,8 +99,18 @@ def _how_to_finish(engine_name: str, corpus: Path | None, options: dict) -> str:
             where.append(f"--{name.replace('_', '-')}")
             continue
         values = value if isinstance(value, (list, tuple)) else [value]
-        where.append(f"--{name.replace('_', '-')} " + ",".join(shlex.quote(str(v)) for v in values))
+        where.append(f"--{name.replace('_', '-')} " + ",".join(typed(str(v)) for v in values))
     return " ".join(["olai-tui index", engine_name, *where]) + " (or search with --wait)"
+
+
+def typed(word: str) -> str:
+    """A word as a shell reads it back: quoted, and a name holding control characters in bash's $'...'
+    with each one as \\xHH, so the suggested command can be pasted and is never printed raw."""
+    if word.isprintable():
+        return shlex.quote(word)
+    return "$'" + "".join(ch if ch.isprintable() and ch not in "'\\" else
+                          "".join(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogateescape"))
+                          for ch in word) + "'"
 
 
 def index(engine_name: str, corpus: Path | None, **options) -> int:

@@ -200,3 +200,14 @@ async def test_the_workbench_shows_the_rows_the_command_line_shows(corpora, quie
     finally:
         for engine in engines.values():
             engine.close()
+
+
+def test_a_suggested_command_quotes_a_hostile_path_so_bash_reads_it_back(corpora):
+    import subprocess
+
+    from olai_tui.commands import typed
+
+    path = str(corpora["products"])
+    word = typed(path)
+    assert_no_raw_controls(word)
+    assert subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True).stdout == path.encode()
