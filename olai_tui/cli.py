@@ -21,7 +21,7 @@ from engines.terminal_text import ShownStream
 from olai_tui import interrupt
 from olai_tui.errors import UsageError, shown
 
-COMMANDS = ("search", "index", "eval", "bench", "mcp", "model")
+COMMANDS = ("search", "index", "eval", "bench", "mcp", "model", "judgements")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="every configuration side by side on a dataset")
     p.add_argument("engine", help=f"one of: {', '.join(registry.names())}")
-    p.add_argument("--dataset", required=True)
+    p.add_argument("--dataset", help="a public dataset (or --judged / --judgements: your own grades)")
     p.add_argument("--configs", help="comma-separated configurations (default: all of the engine's)")
     p.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     p.add_argument("--fresh", action="store_true", help="measure again instead of reading cached answers")
@@ -69,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", help=queries_help())
     for name, helps in dataset_arguments().items():  # code semble's --repos
         p.add_argument(_flag(name), help=helps)
+    from olai_tui.judging import add_command, add_eval_arguments
+
+    add_eval_arguments(p)  # --judged, --judgements FILE, --against RUN, --corpus
     p.add_argument("--json", action="store_true")
+    add_command(sub)  # olai-tui judgements import|export|where
 
     p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents")
     from olai_tui.mcp.server import add_arguments as mcp_arguments
@@ -266,7 +270,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, wait=args.wait,
                                **options)
     if args.command == "eval":
+        from olai_tui import judging
         from olai_tui.evaluate import evaluate
+
+        if judging.asked(args):
+            return judging.evaluate_judged(engine, args)
 
         from olai_tui.evaluate import dataset_arguments
 
@@ -274,6 +282,10 @@ def _dispatch(args: argparse.Namespace) -> int:
                         queries=args.queries, **{n: getattr(args, n) for n in dataset_arguments()})
     if args.command == "bench":
         return _bench(engine, args)
+    if args.command == "judgements":
+        from olai_tui.judging import judgements_command
+
+        return judgements_command(args)
     if args.command == "model":
         from engines.eval import model
 
