@@ -29,6 +29,7 @@ from engines.products.catalogue import Catalogue, CatalogueError, Product, catal
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
 from engines.products.knowledge import KnowledgeMap
 from engines.products.live import LiveCatalogue
+from engines.products.not_sold import checked
 from engines.products.order import flags_for, order
 from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
@@ -288,6 +289,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             report = TierReport(JUDGE, "failed" if "late" not in reason else "late", judge_ms, 0, reason=reason)
             return Batch(hits, [report], replaces=True, extras={"path": path, "reason": reason,
                                                  "flags": flags_for(request, labels, judged=False)})
+        judgements, not_sold_why = checked(request, pool, judgements, self.reader.languages, self.knowledge)
         placed = order(request, self.products, positions, judgements)
         hits = []
         for item in placed[:limit]:
@@ -297,8 +299,10 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             hits.append(hit)
         flags = flags_for(request, [j.label for j in judgements], judged=True)
         report = TierReport(JUDGE, "answered" if hits else "empty", judge_ms, len(hits))
-        return Batch(hits, [report], total=len(placed),
-                     replaces=True, extras={"path": path, "reason": reason, "flags": flags})
+        extras = {"path": path, "reason": reason, "flags": flags}
+        if "not_sold" in flags and not_sold_why is not None:
+            extras["not_sold"] = not_sold_why  # what was looked for, what recall found and why each is not it
+        return Batch(hits, [report], total=len(placed), replaces=True, extras=extras)
 
     def _hit(self, request: Request, pos: int, tier: str, score: float, ranks: dict | None = None) -> Hit:
         p = self.products[pos]

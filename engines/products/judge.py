@@ -16,6 +16,7 @@ from engines.lexical import fold, standard_tokenize
 from engines.products.catalogue import Product
 from engines.products.knowledge import KnowledgeMap, naming_words, words
 from engines.products.languages import default_words
+from engines.products.modifiers import another_animal
 from engines.products.request import ANIMAL_WORDS, Request
 
 LABELS = ("exact", "variant", "standin", "no")
@@ -118,10 +119,18 @@ class RulesJudge:
         return [self.judge_one(request, p) for p in candidates]
 
     def judge_one(self, request: Request, product: Product) -> Judgement:
+        found = self._judge_one(request, product)
+        if found.label in ("exact", "variant") and not request.code:
+            return another_animal(request, product, found, self.knowledge, self.parts) or found
+        return found
+
+    def _judge_one(self, request: Request, product: Product) -> Judgement:
         if request.code:
             return Judgement("exact", 1.0, "the code said") if _has_code(product, request.code) else \
                 Judgement("no", 1.0, "another code")
         text_words = set(w for n in product.all_names() + [product.brand] for w in words(n))
+        # a name's compounds by their parts too: "Köttfärs av nötstek" holds nöt
+        text_words |= {p for w in list(text_words) for p in self.parts(w) if len(p) >= 3}
         if request.kinds:
             # what narrows the kind may be in the product's categories: "riisi" (rice) for "Bevanda di
             # riso" filed under en:rice-milks

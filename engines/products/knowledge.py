@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable
 
 from engines.lexical import fold
+from engines.products.modifiers import ANIMAL_OF, regional_compounds
 
 KNOWLEDGE_FILE = "knowledge.json"
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -44,6 +45,13 @@ def naming_words(name: str) -> tuple[str, ...]:
     ends = _NAME_ENDS if capitals else _WITHOUT_IN_NAMES
     for i, w in enumerate(seq):
         if w in ends and i > 0:
+            return seq[:i]
+    return seq
+
+
+def _before_ends(seq: tuple[str, ...]) -> tuple[str, ...]:
+    for i, w in enumerate(seq):
+        if w in _NAME_ENDS and i > 0:
             return seq[:i]
     return seq
 
@@ -136,16 +144,29 @@ class KnowledgeMap:
         scored = [(-i, k) for k, i in best.items() if not self.kinds[k].not_categories.intersection(position)]
         if scored:
             return tuple(k for _, k in sorted(scored)), True
-        found: list[tuple[int, int, int, str]] = []
+        found: list[tuple[int, int, int, int, str]] = []
         for n, name in enumerate(names):
             seq = naming_words(name)
+            meat = any(self.kinds[k].family in ("meat", "fish") and w not in ANIMAL_OF
+                       for w in seq for k in self.kind_phrases.get((w,), ()))
             for size in (3, 2, 1):
                 for start in range(len(seq) - size + 1):
                     for kind_id in self.kind_phrases.get(seq[start:start + size], ()):
                         # English heads come last ("butter beans"); the first name (the catalogue's own
-                        # language) before a second-language one
-                        found.append((-size, n, -start, kind_id))
-        ordered = list(dict.fromkeys(k for *_, k in sorted(found)))
+                        # language) before a second-language one; beside a meat, a word naming the animal
+                        # says which animal, not what the product is ("Köttfärs av nöt": minced meat, not
+                        # nuts; "Köttfärs av kyckling": minced meat before chicken)
+                        modifier = int(meat and size == 1 and seq[start] in ANIMAL_OF)
+                        found.append((modifier, -size, n, -start, kind_id))
+        ordered = list(dict.fromkeys(k for modifier, *_, k in sorted(found)
+                                     if not (modifier and self.kinds[k].family not in ("meat", "fish"))))
+        if not ordered:  # "Havreflingor", Finland's word: Sweden's "havregryn" names oat flakes (modifiers.py)
+            from engines.products.languages import default_words
+
+            # its naming words only, up to "with", "in", "and" ("Vetebröd med havreflingor" is no oat flakes)
+            ordered = [k for name in names for w in _before_ends(naming_words(name))
+                       for other in regional_compounds(w, default_words().parts)
+                       for k in self.kind_phrases.get((other,), ())][:1]
         if not ordered:  # "HERNEKEITTO": the head of a compound ("keitto", soup) names it
             from engines.products.languages import default_words
 

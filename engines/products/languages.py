@@ -20,6 +20,7 @@ from typing import Callable
 
 from engines.lexical import fold
 from engines.products.compounds import Splitter
+from engines.products.modifiers import regional, regional_compounds
 
 WORDS_FILE = Path(__file__).resolve().parent / "words.json"
 LANGS = ("fi", "sv", "en")
@@ -59,7 +60,12 @@ class Words:
     def _base(self, typed: str, vocabulary: Callable[[str], bool] | None = None) -> str:
         """The folded base form of a lower-case word as typed (accents kept: simplemma needs them)."""
         folded = fold(typed)
-        if self.knows(folded, vocabulary) or not typed.isalpha() or len(typed) < MIN_LEMMA:
+        if self.knows(folded, vocabulary) or not typed.isalpha():
+            return folded
+        for other in regional(folded):  # "filmjolk": Finland's "fil"; "kvarg": kvark (modifiers.py)
+            if self.knows(other, vocabulary):
+                return other
+        if len(typed) < MIN_LEMMA:
             return folded
         for lang in LANGS:
             lemma = fold(lemmatize(typed, lang))
@@ -98,8 +104,16 @@ class Words:
     def parts(self, word: str) -> tuple[str, ...]:
         return self.splitter.split(word)
 
+    def split_said(self, word: str, known: Callable[[str], bool] = lambda w: False) -> tuple[str, ...]:
+        """A word as a buyer typed it, split more loosely than a catalogue's (compounds.py)."""
+        return self.splitter.split_said(word, known)
+
     def translations(self, word: str) -> tuple[str, ...]:
-        return self.translations_of.get(word, ())
+        """The same word in the other languages (Fineli's aligned names), then the other region's
+        Swedish word for it, whole or in a part ("havregryn": havreflingor; modifiers.py)."""
+        found = self.translations_of.get(word, ())
+        other = regional_compounds(word, self.parts)
+        return tuple(dict.fromkeys((*found, *other))) if other else found
 
     def joined(self, first: str, second: str, holds: Callable[[str], bool]) -> str | None:
         """The one word that says two words said apart, where a catalogue ``holds`` it: Finnish and Swedish

@@ -226,7 +226,10 @@ class RecallIndex:
         if "standard" in sources:
             lists["standard"] = timed("standard", lambda: self.standard_words(request, allowed))
         if "kinds" in sources:
-            lists["kinds"] = timed("kinds", lambda: self.kinds(request, allowed, lexical_score))
+            # within a kind, the products whose names carry the narrowing words too ("nötfärs": nöt) come first
+            narrowing = tuple(f for f in request.forms if f not in request.said)
+            within = self.lexical(request.said + narrowing, allowed)[1] if narrowing else lexical_score
+            lists["kinds"] = timed("kinds", lambda: self.kinds(request, allowed, within))
         if "vectors" in sources and vectors is not None and request.text.strip():
             found, state, reason = timed("vectors", lambda: vectors(request, allowed))
             lists["vectors"] = found

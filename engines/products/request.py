@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
+from engines.products.compound_reading import read_compound
+from engines.products.modifiers import regional
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.joins import joined, phrase_alternatives
 from engines.products.knowledge import KnowledgeMap, words
@@ -280,9 +282,10 @@ class RequestReader:
         for w in chunk:
             if w in label_words or w in STOPWORDS or len(w) < 3:
                 continue
-            parts = self.languages.parts(w)
-            if len(parts) > 1 and parts[-1] in label_words:
-                out.extend(p for p in parts[:-1] if p not in label_words and len(p) >= 3)
+            parts = self.languages.split_said(w, self._known)
+            if len(parts) > 1 and (parts[-1] in label_words or any(p in label_words for p in parts)):
+                # "kalkonbröst" under turkey: bröst narrows it
+                out.extend(p for p in parts if p not in label_words and len(p) >= 3)
             else:
                 out.append(w)
         return out
@@ -298,7 +301,8 @@ class RequestReader:
         typed = self._local.shown.get(word, word).lower()
         whole = bool(self.languages.translations(word) and word in self.languages.lexicon
                      or any(self.languages.translations(b) for b in self.languages.lemmas(typed)
-                            if len(b) >= len(word) - 3))  # an inflection's base ("strawberries"), no stem cut short
+                            if len(b) >= len(word) - 3)  # an inflection's base ("strawberries"), no stem cut short
+                     or any(self._known(o) for o in regional(word)))  # "filmjölk": Finland's "fil" (modifiers.py)
         for head in () if whole else self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]
@@ -311,6 +315,8 @@ class RequestReader:
                 kinds.extend(k for k in self.knowledge.kind_phrases[(head,)] if k not in kinds)
                 said.append(word)
                 return
+        if not whole and word not in self.vocabulary and read_compound(self, word, kinds, claims, terms, said, notes):
+            return  # "kycklingbröst": chicken, bröst (compound_reading.py)
         if word not in self.vocabulary and len(word) >= 5:
             claim_word = _nearest(word, self.claim_single, lambda w: self.claim_phrases[(w,)])
             if claim_word:

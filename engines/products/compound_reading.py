@@ -1,0 +1,57 @@
+"""A compound no catalogue, lexicon or knowledge-map phrase holds whole, read by its parts (issue 46).
+
+"kycklingbröst" is chicken (the kind its first part names) narrowed by "bröst" (the cut); "lammfärs" is
+minced meat (the kind its head names, through Fineli's aligned names: färs -> jauheliha) narrowed by
+"lamm"; "vildsvinsfärs" minced meat narrowed by "vildsvin", which no product's name holds: nothing is
+the thing. The head (last part) names the kind where it can, else the first part that names one does;
+every other part is a word that narrows it (or a claim: "luomu", "eko"). Parts come from
+``Words.split_said``: the lexicon's words, the catalogue's own and the animals' names (modifiers.py),
+the head also a bound part ("bröst" of "bröstfilé").
+"""
+
+from __future__ import annotations
+
+from engines.products.modifiers import ANIMAL_OF, regional
+
+
+def kinds_named(reader, word: str, translated: bool = True) -> list[str]:
+    """The kinds one folded word names: as a kind phrase, else (the head only: a modifier's translations
+    wander, "fläsk" -> bacon) through its translations ("fars": jauheliha)."""
+    found = reader.knowledge.kind_phrases.get((word,))
+    if found or not translated:
+        return list(found or ())
+    for other in reader.languages.translations(word):
+        found = reader.knowledge.kind_phrases.get((other,))
+        if found:
+            return list(found)
+    return []
+
+
+def read_compound(reader, word: str, kinds: list, claims: list, terms: list, said: list, notes: list) -> bool:
+    """Reads ``word`` by its parts into the lists given; False (nothing added) when it splits into none."""
+    if any(reader._known(other) or other in reader.languages.lexicon for other in regional(word)):
+        return False  # the other region's word is known whole ("filmjölk": fil): read as that (languages.py)
+    known = lambda w: w in reader.vocabulary or w in ANIMAL_OF  # noqa: E731
+    parts = reader.languages.split_said(word, known)
+    if len(parts) < 2:
+        return False
+    head_kinds = kinds_named(reader, parts[-1])
+    rest = list(parts[:-1]) if head_kinds else list(parts)
+    if not head_kinds:
+        for part in parts[:-1]:
+            head_kinds = kinds_named(reader, part, translated=False)
+            if head_kinds:
+                rest.remove(part)
+                break
+    kinds.extend(k for k in head_kinds if k not in kinds)
+    for part in rest:
+        claim = reader.claim_phrases.get((part,))
+        if claim:
+            claims.append(claim)
+        elif len(part) >= 3 and part not in terms:
+            terms.append(part)
+    said.extend(dict.fromkeys((word, *parts)))
+    shown = reader._local.shown.get(word, word)
+    kind_note = f" (kind: {', '.join(head_kinds)})" if head_kinds else ""
+    notes.append(f"read '{shown}' as {' + '.join(parts)}{kind_note}")
+    return True

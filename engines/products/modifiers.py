@@ -1,0 +1,118 @@
+"""What narrows a kind once it is found: the animal a product comes from, and the words Sweden and Finland
+write differently for one food.
+
+``ANIMALS``: the animal (or bird) a meat comes from, by the words that name it in Swedish (Sweden's and
+Finland's), Finnish (base and genitive, the form a Finnish name puts before the meat: "naudan jauheliha")
+and English, folded. A request that names one ("nötfärs": nöt, "kycklingbröst": kyckling) is for that
+animal: a product naming another is a stand-in, one naming that and another too (pork-beef mince for
+beef mince) a variant, never the thing (judge.py). Fish are left out: their names nest ("kirjolohi",
+rainbow trout, holds "lohi", salmon; "regnbågslax" holds "lax").
+
+``REGIONAL``: one food, two everyday words, Sweden's first and Finland-Swedish (the word Fineli's Swedish
+names use) second; read both ways, as a whole word or as a compound's part ("havregryn": havre|gryn, read
+also as havre|flingor, Fineli's HAVREFLINGOR). Written by hand for this project (no list found whose
+licence allows shipping it; Wiktionary's is CC BY-SA): each Finland-Swedish side is a word of Fineli's
+Swedish names (THL, CC BY 4.0), each Sweden side the word Swedish shops and Livsmedelsverket use.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+MEAT_FAMILIES = ("meat",)  # where the animal decides what the thing is
+
+ANIMALS: dict[str, tuple[str, ...]] = {
+    "beef": ("not", "notkott", "ox", "oxe", "oxkott", "nauta", "naudan", "naudanliha", "harka", "beef", "cattle"),
+    "veal": ("kalv", "kalvkott", "vasikka", "vasikan", "veal"),
+    "pork": ("gris", "griskott", "flask", "flaskkott", "svin", "sika", "sian", "sianliha", "porsas", "porsaan",
+             "pork"),
+    "lamb": ("lamm", "lammkott", "far", "farkott", "lammas", "lampaan", "lampaanliha", "lamb", "mutton"),
+    "chicken": ("kyckling", "hons", "broiler", "broileri", "broilerin", "kana", "kanan", "chicken"),
+    "turkey": ("kalkon", "kalkkuna", "kalkkunan", "turkey"),
+    "duck": ("anka", "ank", "ankka", "ankan", "duck"),
+    "goose": ("gas", "hanhi", "hanhen", "goose"),
+    "elk": ("alg", "algkott", "hirvi", "hirven", "hirvenliha", "elk", "moose"),
+    "reindeer": ("ren", "renkott", "poro", "poron", "poronliha", "reindeer"),
+    "deer": ("hjort", "hjortkott", "peura", "peuran", "venison", "deer"),
+    "wild boar": ("vildsvin", "villisika", "villisian", "boar"),
+    "horse": ("hast", "hastkott", "hevonen", "hevosen", "horse"),
+    "rabbit": ("kanin", "kani", "kanin", "rabbit"),
+}
+ANIMAL_OF: dict[str, str] = {w: animal for animal, ws in ANIMALS.items() for w in ws}
+
+REGIONAL: tuple[tuple[str, str], ...] = (
+    ("gryn", "flingor"),  # havregryn / havreflingor (rolled oats)
+    ("mellanmjolk", "lattmjolk"),  # 1.5 % milk: Sweden's lättmjölk is 0.5 %, Finland's 1.5 %
+    ("standardmjolk", "helmjolk"),
+    ("filmjolk", "fil"),
+    ("kvarg", "kvark"),
+    ("kanelbulle", "orfil"),
+    ("strosocker", "socker"),
+    ("nypotatis", "farskpotatis"),
+    ("flask", "gris"),  # fläskfärs / köttfärs av gris, fläskkotlett / griskotlett
+    ("ox", "not"), ("oxe", "not"),
+    ("hushallsost", "ost"),
+    ("havregrynsgrot", "havregrot"),  # oat porridge
+)
+_REGIONAL: dict[str, tuple[str, ...]] = {}
+for _sweden, _finland in REGIONAL:
+    _REGIONAL.setdefault(_sweden, ())
+    _REGIONAL[_sweden] += (_finland,)
+    _REGIONAL.setdefault(_finland, ())
+    _REGIONAL[_finland] += (_sweden,)
+
+
+def regional(word: str) -> tuple[str, ...]:
+    """The other region's word for a folded word: "kvarg" -> kvark, "lattmjolk" -> mellanmjolk."""
+    return _REGIONAL.get(word, ())
+
+
+def regional_compounds(word: str, parts: Callable[[str], tuple[str, ...]]) -> tuple[str, ...]:
+    """The word with one of its compound parts said the other region's way: "havregryn" -> havreflingor."""
+    split = parts(word)
+    out = list(regional(word))
+    if len(split) > 1:
+        for i, part in enumerate(split):
+            for other in regional(part):
+                out.append("".join((*split[:i], other, *split[i + 1:])))
+    return tuple(dict.fromkeys(w for w in out if w != word))
+
+
+def animals_named(words: Iterable[str], parts: Callable[[str], tuple[str, ...]]) -> frozenset[str]:
+    """The animals a run of folded words names, whole or as a compound's part ("notkottfars": beef)."""
+    found = set()
+    for w in words:
+        if w in ANIMAL_OF:
+            found.add(ANIMAL_OF[w])
+            continue
+        for p in parts(w):
+            if p in ANIMAL_OF:
+                found.add(ANIMAL_OF[p])
+    return frozenset(found)
+
+
+def another_animal(request, product, judgement, knowledge, parts):
+    """A match relabelled when the words name an animal of a meat and the product another: a stand-in
+    when it names none of those said ("Köttfärs av lamm" for "nötfärs"), or names none at all where its
+    kind says no animal either ("Köttfärs, medelvärde" for "vildsvinsfärs"); a variant when it names one
+    more ("Köttfärs gris-nöt" for "nötfärs"). None: the judgement stands."""
+    from engines.products.judge import Judgement
+    from engines.products.knowledge import words
+
+    kinds = [knowledge.kinds[k] for k in request.kinds if k in knowledge.kinds]
+    if not any(k.family in MEAT_FAMILIES for k in kinds):
+        return None
+    wanted = animals_named((*request.said, *request.terms, *request.forms), parts)
+    if not wanted:
+        return None
+    named = animals_named([w for n in product.all_names()[:1] for w in words(n)], parts)
+    if not named:  # its kind may say it: a "chicken" product whose name is "Broiler fillet"
+        kind = knowledge.kinds.get(product.kinds[0]) if product.kinds else None
+        named = animals_named([w for label in kind.labels.values() for w in words(label)], parts) if kind else named
+    if not named or not named & wanted:
+        which = "/".join(sorted(named)) if named else "no animal named"
+        return Judgement("standin", min(judgement.confidence, 0.6), f"{which}, not {'/'.join(sorted(wanted))}")
+    if named - wanted:
+        return Judgement("variant", min(judgement.confidence, 0.7),
+                         f"{'/'.join(sorted(named - wanted))} too, not {'/'.join(sorted(wanted))} alone")
+    return None
