@@ -90,29 +90,3 @@ def animals_named(words: Iterable[str], parts: Callable[[str], tuple[str, ...]])
                 found.add(ANIMAL_OF[p])
     return frozenset(found)
 
-
-def another_animal(request, product, judgement, knowledge, parts):
-    """A match relabelled when the words name an animal of a meat and the product another: a stand-in
-    when it names none of those said ("Köttfärs av lamm" for "nötfärs"), or names none at all where its
-    kind says no animal either ("Köttfärs, medelvärde" for "vildsvinsfärs"); a variant when it names one
-    more ("Köttfärs gris-nöt" for "nötfärs"). None: the judgement stands."""
-    from engines.products.judge import Judgement
-    from engines.products.knowledge import words
-
-    kinds = [knowledge.kinds[k] for k in request.kinds if k in knowledge.kinds]
-    if not any(k.family in MEAT_FAMILIES for k in kinds):
-        return None
-    wanted = animals_named((*request.said, *request.terms, *request.forms), parts)
-    if not wanted:
-        return None
-    named = animals_named([w for n in product.all_names()[:1] for w in words(n)], parts)
-    if not named:  # its kind may say it: a "chicken" product whose name is "Broiler fillet"
-        kind = knowledge.kinds.get(product.kinds[0]) if product.kinds else None
-        named = animals_named([w for label in kind.labels.values() for w in words(label)], parts) if kind else named
-    if not named or not named & wanted:
-        which = "/".join(sorted(named)) if named else "no animal named"
-        return Judgement("standin", min(judgement.confidence, 0.6), f"{which}, not {'/'.join(sorted(wanted))}")
-    if named - wanted:
-        return Judgement("variant", min(judgement.confidence, 0.7),
-                         f"{'/'.join(sorted(named - wanted))} too, not {'/'.join(sorted(wanted))} alone")
-    return None

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from engines.products.catalogue import Product
-from engines.products.judge import Judgement
+from engines.products.judge import Judgement, another_animal
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
-from engines.products.modifiers import ANIMAL_OF, another_animal
+from engines.products.modifiers import ANIMAL_OF
 from engines.products.request import Request
 from engines.products.vocabulary import STOPWORDS
 
