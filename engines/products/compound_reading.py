@@ -29,8 +29,9 @@ def kinds_named(reader, word: str, translated: bool = True) -> list[str]:
 
 def read_compound(reader, word: str, kinds: list, claims: list, terms: list, said: list, notes: list) -> bool:
     """Reads ``word`` by its parts into the lists given; False (nothing added) when it splits into none."""
-    if any(reader._known(other) or other in reader.languages.lexicon for other in regional(word)):
-        return False  # the other region's word is known whole ("filmjölk": fil): read as that (languages.py)
+    if any(reader._known(other) or other in reader.languages.lexicon for other in regional(word)) \
+            or reader._base(word) != word:
+        return False  # a known base form or the other region's word ("kanelbullar": örfil) reads it (languages.py)
     known = lambda w: w in reader.vocabulary or w in ANIMAL_OF  # noqa: E731
     parts = reader.languages.split_said(word, known)
     if len(parts) < 2:

@@ -29,6 +29,11 @@ QUALIFIER_COST = 0.02  # of the lift, per word past the naming ones (10 at most:
 # ("OMENA, KUIVATTU" dried, "PERUNA, KEITETTY" boiled: Fineli's preparation words, words.json)
 CLOSER_SHARE = 0.5
 PREPARED_SHARE = 0.5
+# A name whose first word's head (its last compound part) is a word said or the kind's own comes before one
+# that names the thing later: a wholesaler names the food first ("Gräddfil 10-12 % fett" before "Fiskpirog
+# ... gräddfil", "Köttfärs av gris" before "Köttfärssås grisköttfärs"). Below the named lift: a name that
+# is all words said still leads.
+HEAD_LIFT = 0.03
 
 
 @dataclass
@@ -110,6 +115,18 @@ class RulesJudge:
             share *= PREPARED_SHARE  # "OMENA, KUIVATTU" after "OMENA, KOTIMAINEN" when no drying was said
         return share * (1.0 - QUALIFIER_COST * min(len(words(name)) - len(naming), 10))
 
+    def _head_said(self, request: Request, product: Product) -> bool:
+        names = product.all_names()
+        first = next((w for w in words(names[0]) if not w.isdigit()), None) if names else None
+        if first is None:
+            return False
+        said = {w for w in (*request.said, *request.terms, *request.forms)}
+        said |= {p for w in list(said) for p in self.parts(w)}
+        said |= {a for alts in request.alternatives.values() for a in alts}
+        for k in request.kinds:
+            said |= self.label_words.get(k, set())
+        return first in said or self.parts(first)[-1] in said
+
     def _names_all_said(self, request: Request, naming: tuple[str, ...]) -> bool:
         """Every narrowing word said (or one of its alternatives) is among the naming words or their parts."""
         held = set(naming) | {p for w in naming for p in self.parts(w)}
@@ -148,7 +165,8 @@ class RulesJudge:
                     missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
                 pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
                 if first and not missing and not pack_differs:
-                    return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product),
+                    return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product)
+                                     + HEAD_LIFT * self._head_said(request, product),
                                      f"a {self.knowledge.kinds[shared[0]].label()}")
                 why = [f"'{t}' not in its name" for t in missing] + (["another pack size"] if pack_differs else [])
                 if not first:
