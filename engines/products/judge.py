@@ -117,9 +117,10 @@ class RulesJudge:
 
     def _head_said(self, request: Request, product: Product) -> bool:
         names = product.all_names()
-        first = next((w for w in words(names[0]) if not w.isdigit()), None) if names else None
-        if first is None:
+        token = next((t for t in names[0].split() if words(t) and not words(t)[0].isdigit()), "") if names else ""
+        if not token:
             return False
+        first = words(token)[-1]  # "Köttfärs-potatislåda": a casserole, named by the part after the hyphen
         said = {w for w in (*request.said, *request.terms, *request.forms)}
         said |= {p for w in list(said) for p in self.parts(w)}
         said |= {a for alts in request.alternatives.values() for a in alts}
@@ -164,6 +165,11 @@ class RulesJudge:
                 if request.forms and not any(_said_any(f, request, text_words) for f in request.forms):
                     missing.append(" ".join(request.forms))  # "oat drink": an almond drink is a variant
                 pack_differs = request.pack is not None and not (product.quantity and product.quantity.matches(request.pack))
+                if not first and not missing and (request.forms or request.terms) and \
+                        self.knowledge.family(product.kinds[0]) == MEAT_FAMILIES[0] == self.knowledge.family(shared[0]):
+                    # "turkey mince": "Köttfärs av kalkon" is minced meat first, turkey by its animal, and
+                    # carries the mince said: the thing, though its first kind is not the one the words name
+                    first = True
                 if first and not missing and not pack_differs:
                     return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product)
                                      + HEAD_LIFT * self._head_said(request, product),
