@@ -135,7 +135,7 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
         made = given.get(spec.name)
         kind = type(made) if isinstance(made, Engine) else spec.engine_class() if spec.engine_class else None
         # An engine whose class is not known until it is open is opened now: its tiers are the pane's.
-        adapters.append(EngineAdapter(opener if kind is not None else opener(), spec.name, label, kind))
+        adapters.append(EngineAdapter(opener if kind is not None else opener(), spec.name, label, kind, corpus))
     first = next((a for a in adapters if a.name == pane), None)
     if first is not None:
         first.opening = lambda: opening.now

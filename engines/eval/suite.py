@@ -29,6 +29,7 @@ class Verdict:
     right: bool  # what the dataset counts as a right answer (notes, code: any gain; icecat: rated 3)
     broke_rule: bool = False  # food: the product breaks one of the request's claims or avoid-rules
     label: str | None = None  # how the configuration itself labelled the row (smart: exact, variant, ...)
+    unrated: bool = False  # a person's grades: nobody graded this row for this query (a figure over it is a guess)
 
 
 @dataclass

@@ -27,9 +27,10 @@ from textual.worker import get_current_worker
 
 from engines.eval.runner import Table
 from engines.eval.catalogue import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
+from engines.eval.judgements.suite import DATASET as JUDGED, SHOWN, open_judged
 from olai_tui.evaluate import cell
 from olai_tui.ui.keys import binding
-from olai_tui.ui.request_view import WRONG, RequestScreen
+from olai_tui.ui.request_view import WRONG, RequestScreen, shown_name
 from olai_tui.ui.text import one_line
 
 SPLITS = ("both", "dev", "heldout")
@@ -40,6 +41,32 @@ def dataset_choices() -> list[tuple[str, str]]:
     """(shown, value) for every declared dataset run as a suite: ("notes · vaswani", "notes/vaswani"), ...
     (one with its own runner, semble's, is run from the command line)."""
     return [(f"{d.engine} · {d.name}", f"{d.engine}/{d.name}") for d in datasets() if d.open is not None]
+
+
+@dataclass(frozen=True)
+class GradedCorpus:
+    """An open pane's corpus, offered as "your grades": its engine (asked for when run) and configurations."""
+
+    engine: str
+    label: str
+    corpus: object
+    configs: tuple[str, ...]
+    engine_now: Callable[[], object]
+
+
+def graded_corpora(panes) -> list[GradedCorpus]:
+    """Each open pane's corpus as "your grades" (a pane not shown yet has no engine open to score)."""
+    from engines.eval.runner import engine_configs
+
+    out = []
+    for pane in panes:
+        adapter = pane.adapter
+        if adapter.made:
+            engine = adapter.engine
+            corpus = adapter.corpus if adapter.corpus is not None else engine.corpus_label
+            out.append(GradedCorpus(adapter.name, adapter.label or str(corpus), corpus, tuple(engine_configs(engine)),
+                                    lambda adapter=adapter: adapter.engine))
+    return out
 
 
 class _Stopped(Exception):
@@ -62,8 +89,9 @@ def first_row_wrong(suite: Suite, tables: Sequence[Table]) -> dict[str, list[str
     for table in tables:
         for row in table.requests:
             request = suite.request(row["id"])
-            wrong = [name for name, got in row["configs"].items()
-                     if got["top"] and not suite.verdicts(request, got["top"][:1], got)[0].right]
+            firsts = {name: suite.verdicts(request, got["top"][:1], got)[0] for name, got in row["configs"].items()
+                      if got["top"]}
+            wrong = [name for name, first in firsts.items() if not first.right and not first.unrated]
             if wrong:
                 out[row["id"]] = wrong
     return out
@@ -89,9 +117,11 @@ class EvaluationScreen(Screen):
     EvaluationScreen #requests { height: 1fr; }
     """
 
-    def __init__(self, engine: str = "notes") -> None:
+    def __init__(self, engine: str = "notes", graded: Sequence[GradedCorpus] = ()) -> None:
+        """``graded``: the open panes' corpora, each offered as "your grades" beside the public datasets."""
         super().__init__()
-        choices = dataset_choices()
+        self.graded = {f"{g.engine}/{JUDGED}": g for g in graded}
+        choices = self.choices()
         self.choice = next((value for _shown, value in choices if value.startswith(f"{engine}/")), choices[0][1])
         self.suite: Suite | None = None
         self.evaluated: Evaluated | None = None
@@ -107,7 +137,7 @@ class EvaluationScreen(Screen):
         with Horizontal(id="body"):
             with Vertical(id="choices"):
                 yield Label("dataset")
-                yield Select(dataset_choices(), value=self.choice, allow_blank=False, id="dataset")
+                yield Select(self.choices(), value=self.choice, allow_blank=False, id="dataset")
                 yield Label("split")
                 yield Select([(s, s) for s in SPLITS], value="both", allow_blank=False, id="split")
                 yield Label("configurations")
@@ -123,8 +153,13 @@ class EvaluationScreen(Screen):
                 yield OptionList(id="requests")
         yield Footer()
 
-    @staticmethod
-    def _config_choices(choice: str) -> list[Selection[str]]:
+    def choices(self) -> list[tuple[str, str]]:
+        return dataset_choices() + [(f"{g.engine} · {SHOWN} ({one_line(g.label)})", value)
+                                    for value, g in self.graded.items()]
+
+    def _config_choices(self, choice: str) -> list[Selection[str]]:
+        if choice in self.graded:  # every configuration the engine has through its contract
+            return [Selection(name, name, True) for name in self.graded[choice].configs]
         engine, dataset = choice.split("/")
         ticked = default_configs(engine, dataset)  # smart_http only when an endpoint is configured
         return [Selection(name, name, name in ticked) for name in configs_of(engine, dataset)]
@@ -188,7 +223,7 @@ class EvaluationScreen(Screen):
 
         try:
             suite = self._open(engine, dataset, ticker("indexing"), lambda text: push(self._note, text))
-            said = without_unavailable(engine, dataset, names)  # smart_milvus where Milvus cannot run here
+            said = [] if dataset == JUDGED else without_unavailable(engine, dataset, names)  # smart_milvus without Milvus
             if not names:
                 raise RuntimeError("nothing left to run: " + "; ".join(said))
             tables = suite.run(names, split=split, fresh=fresh, progress=ticker("running"))
@@ -213,8 +248,13 @@ class EvaluationScreen(Screen):
         if self.suite is not None and (self.suite.engine, self.suite.dataset) == (engine, dataset):
             return self.suite
         self._close_suite()
-        self.suite = open_suite(engine, dataset, shared_data(), shared_heldout(),
-                                progress=progress, say=say)
+        graded = self.graded.get(f"{engine}/{dataset}")
+        if graded is not None:  # the pane's own engine, left open when the screen closes the suite
+            self.suite = open_judged(graded.engine_now(), graded.corpus, close_engine=False)
+            for note in self.suite.notes:
+                say(note)
+        else:
+            self.suite = open_suite(engine, dataset, shared_data(), shared_heldout(), progress=progress, say=say)
         return self.suite
 
     def _close_suite(self) -> None:
@@ -251,7 +291,7 @@ class EvaluationScreen(Screen):
         self.evaluated = evaluated
         suite, tables = evaluated.suite, evaluated.tables
         self.query_one("#progress", ProgressBar).remove_class("-running")
-        summary = f"{suite.engine} · {suite.dataset} · " + " / ".join(
+        summary = f"{suite.engine} · {shown_name(suite.dataset)} · " + " / ".join(
             f"{t.split} {len(t.requests)} requests" for t in tables)
         self.say(summary + "".join(f" · {text}" for text in evaluated.said))
         self._fill_table(suite, tables)
@@ -292,4 +332,10 @@ class EvaluationScreen(Screen):
         if self.evaluated is None or not 0 <= event.option_index < len(self.rows):
             return
         split, row = self.rows[event.option_index]
-        self.app.push_screen(RequestScreen(self.evaluated.suite, row, split))
+        suite = self.evaluated.suite
+        if suite.dataset == JUDGED:  # a person's own grades: graded there as in a pane
+            from olai_tui.ui.graded_request import GradedRequestScreen
+
+            self.app.push_screen(GradedRequestScreen(suite, row, split))
+        else:
+            self.app.push_screen(RequestScreen(suite, row, split))

@@ -27,10 +27,12 @@ FULL_CARD = 100_000  # the whole of a card's text when there is no $EDITOR to op
 
 class EngineAdapter:
     def __init__(self, engine: Engine | Callable[[], Engine], name: str | None = None, label: str = "",
-                 kind: type[Engine] | None = None) -> None:
+                 kind: type[Engine] | None = None, corpus=None) -> None:
         """``engine``: the engine, or a factory called when the pane is first shown (then ``kind``, its
-        class, says the tiers and presentation before it is made)."""
+        class, says the tiers and presentation before it is made). ``corpus``: what it was opened over, as
+        given (a person's grades are kept per corpus; None: the engine's corpus label names it)."""
         self._engine = Lazy(engine)
+        self.corpus = corpus
         made = None if kind is not None else self._engine.get()
         cls = kind or type(made)
         self.name = name or cls.name

@@ -31,6 +31,12 @@ DEFAULT_KEYS: dict[str, tuple[str, str]] = {
     "close": ("escape,q", "close this screen"),
     "evaluate": ("e", "compare screen: each configuration evaluated on a dataset"),
     "run-evaluation": ("r", "evaluation view: run the chosen dataset"),
+    # A person's grade of the highlighted row for the query (the same key again clears it): kept as their
+    # data and scored by `olai-tui eval ENGINE --judged` (engines/eval/judgements/).
+    "grade-0": ("0", "grade the row 0: irrelevant (again: clear)"),
+    "grade-1": ("1", "grade the row 1: related (again: clear)"),
+    "grade-2": ("2", "grade the row 2: good or a stand-in (again: clear)"),
+    "grade-3": ("3", "grade the row 3: exactly right (again: clear)"),
 }
 
 

@@ -17,6 +17,7 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from olai_tui.ui.pane import SearchPane
 
+GRADE_WORDS = {3: "exactly right", 2: "good or a stand-in", 1: "related", 0: "irrelevant"}
 TYPED_SEARCH_SCORE = 0.2  # below a good fuzzy match of a command's name, above none
 
 
@@ -91,15 +92,19 @@ def workbench_commands(app: Workbench) -> list[Command]:
                 partial(app.open_highlighted)),
         Command("Copy the highlighted row's path", f"to the clipboard ({key('copy-path')})",
                 partial(app.copy_highlighted)),
+        *(Command(f"Grade row {n}: {word}",
+                  f"the highlighted row, for the current query, kept for `olai-tui eval {name} --judged`; again clears"
+                  f" ({key(f'grade-{n}')})", partial(pane.table.action_grade, n))
+          for n, word in GRADE_WORDS.items()),
         evaluate,
     ]
     return commands
 
 
 def open_evaluation(app: Workbench, engine: str) -> None:
-    from olai_tui.ui.evaluation import EvaluationScreen
+    from olai_tui.ui.evaluation import EvaluationScreen, graded_corpora
 
-    app.push_screen(EvaluationScreen(engine))
+    app.push_screen(EvaluationScreen(engine, graded_corpora(app.panes)))
 
 
 class WorkbenchCommands(Provider):

@@ -31,6 +31,7 @@ from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.footer import TierFooter
 from olai_tui.ui.keys import DEFAULT_KEYS, binding
 from olai_tui.ui.opener import copy_row, open_row
+from olai_tui.ui.pane_grades import PaneGrades
 from olai_tui.ui.pane_tiers import LIVE_POLL_S, PaneTiers
 from olai_tui.ui.preview_view import Preview
 from olai_tui.ui.results import ResultsTable
@@ -75,7 +76,7 @@ class SearchInput(Input):
         self.post_message(SearchPane.ToResults())
 
 
-class SearchPane(PaneTiers, Widget):
+class SearchPane(PaneGrades, PaneTiers, Widget):
     DEFAULT_CSS = """
     SearchPane { layout: vertical; height: 1fr; }
     SearchPane #body { height: 1fr; }
@@ -197,6 +198,7 @@ class SearchPane(PaneTiers, Widget):
         if not query.strip():
             self.workers.cancel_group(self, "search")
             self.answer, self.searching = None, False
+            self.table.show_grades(None)
             self.table.replace([])
             self.show_summary()
             self._say_in_preview(self._welcome())
@@ -236,6 +238,7 @@ class SearchPane(PaneTiers, Widget):
             answer.apply(self._explained(batch))
             if first:
                 self.answer = answer
+                self.table.show_grades(self.grades_of(query))  # a graded query: each row's grade, or unrated
                 self.table.replace(answer.hits)
                 self.call_after_refresh(_mark_painted, timing)
                 # The rows are painted first, the preview's threads started on the frame after, so they do
@@ -336,6 +339,9 @@ class SearchPane(PaneTiers, Widget):
     @on(ResultsTable.CopyRequested)
     def _copy(self, event: ResultsTable.CopyRequested) -> None:
         copy_row(self, event.hit)
+
+    def footer_notices(self) -> list[str]:
+        return super().footer_notices() + self.grading_notice()
 
     def focus_search(self) -> None:
         self.input.focus()

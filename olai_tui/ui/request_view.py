@@ -17,13 +17,22 @@ from olai_tui.ui.footer import format_ms
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line
 
-RIGHT, WRONG, RULE = "✓", "✗", "⚠ rule"
+RIGHT, WRONG, RULE, UNRATED = "✓", "✗", "⚠ rule", "?"
 FIRST_WRONG = f"{WRONG} first row wrong"
 LEGEND = f"{RIGHT} right  {WRONG} wrong (gain or label)  {RULE}: breaks a stated rule  red: a wrong first row"
 
 
+def shown_name(dataset: str) -> str:
+    """A dataset as the view names it: a person's own grades are "your grades"."""
+    from engines.eval.judgements.suite import DATASET, SHOWN
+
+    return SHOWN if dataset == DATASET else dataset
+
+
 def judgement(verdict: Verdict) -> str:
     """The gain as judged (1, 0, 2.5), or the configuration's own label where the dataset has no gains (food)."""
+    if verdict.unrated:
+        return "unrated"
     parts = []
     if verdict.gain is not None:
         parts.append(f"{verdict.gain:g}")
@@ -36,9 +45,12 @@ def verdict_rows(verdicts: Sequence[Verdict]) -> Text:
     """One line per row: `rank ✓/✗ judgement [⚠ rule] title`; a wrong first row in bold red."""
     rows = Text(no_wrap=True, overflow="ellipsis", end="")
     for n, verdict in enumerate(verdicts):
-        wrong_first = n == 0 and not verdict.right
+        wrong_first = n == 0 and not verdict.right and not verdict.unrated
         line = Text(f"{n + 1:>2} ", style="dim", end="")
-        line.append(RIGHT if verdict.right else WRONG, style="bold green" if verdict.right else "bold red")
+        if verdict.unrated:  # nobody graded it for this query: neither right nor wrong, a guess
+            line.append(UNRATED, style="bold yellow")
+        else:
+            line.append(RIGHT if verdict.right else WRONG, style="bold green" if verdict.right else "bold red")
         line.append(f" {judgement(verdict)} ", style="bold red" if wrong_first else "dim")
         if verdict.broke_rule:
             line.append(RULE + " ", style="bold red")
@@ -62,7 +74,9 @@ def column_head(name: str, got: dict, verdicts: Sequence[Verdict], columns: Sequ
                if not figure.endswith("_ms") and figure in got]
     if figures:
         head.append("\n" + " · ".join(figures), style="dim")
-    if verdicts and not verdicts[0].right:
+    if verdicts and verdicts[0].unrated:
+        head.append(f"\n{UNRATED} first row unrated", style="bold yellow")
+    elif verdicts and not verdicts[0].right:
         head.append("\n" + FIRST_WRONG, style="bold red")
     elif verdicts:
         head.append(f"\n{RIGHT} first row right", style="green")
@@ -94,12 +108,14 @@ class RequestScreen(Screen):
         self.judged = sum(1 for gain in request.judged.values() if gain > 0)
 
     def compose(self):
-        where = f"{self.suite.engine} · {self.suite.dataset} · {self.split}"
+        where = f"{self.suite.engine} · {shown_name(self.suite.dataset)} · {self.split}"
         title = Text(f"{where} · request {self.row['id']}: ", end="")
         title.append(f"“{one_line(self.row['query'])}”", style="bold")
         if self.judged:
             title.append(f"   {self.judged} judged relevant", style="dim")
         title.append("\n" + LEGEND, style="dim")
+        if any(v.unrated for verdicts in self.verdicts.values() for v in verdicts):
+            title.append(f"  {UNRATED} unrated: nobody graded it for this query", style="dim")
         yield Static(title, id="title")
         yield from side_by_side(len(self.row["configs"]))
         yield Footer()

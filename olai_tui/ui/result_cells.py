@@ -18,26 +18,39 @@ from olai_tui.ui.text import cell, one_line, tail_cell
 
 MARKER, TIER, SCORE = 1, 8, 6  # "≈"; "semantic"; "0.428" and "3.000" under the header "score"
 LABEL = 7  # "variant", "standin": the judge's label, never in the tier's column (the tier "exact" is not the label)
+GRADE = 9  # "1 related", "unrated": a person's grade, shown only in a query that has grades
+# A grade as its row shows it (engines/eval/judgements/store.py's scale), and a row not graded in a graded query.
+GRADE_SHOWN = {3: ("3 exact", "bold green"), 2: ("2 good", "green"), 1: ("1 related", "yellow"),
+               0: ("0 no", "red")}
+UNRATED = ("unrated", "dim italic")
 WHERE_SHARE = 0.35  # of what is left after the fixed columns: titles say more than paths
 MIN_TITLE, MIN_WHERE, MAX_WHERE = 10, 8, 36
 PADDING = 2  # a cell's padding, one cell each side (as DataTable pads)
 CELL_PADDING = PADDING // 2
 
 
-def column_widths(width: int, tier: int = TIER, label: int = 0, marker: int = MARKER) -> tuple[int, int]:
+def column_widths(width: int, tier: int = TIER, label: int = 0, marker: int = MARKER, grade: int = 0) -> tuple[int, int]:
     """(title, where) widths for a table this wide, so rows never scroll sideways; where is 0
     (left out) when a title would get fewer than MIN_TITLE cells beside it."""
     room = width - (marker + tier + SCORE) - PADDING * 4 - 2  # 2: the vertical scrollbar
-    if label:
-        room -= label + PADDING
+    for extra in (label, grade):
+        if extra:
+            room -= extra + PADDING
     where = max(MIN_WHERE, min(MAX_WHERE, int(room * WHERE_SHARE)))
     if room - where - PADDING < MIN_TITLE:
         return max(MIN_TITLE // 2, room), 0
     return room - where - PADDING, where
 
 
+def grade_cell(grade: int | None, width: int = GRADE) -> Text:
+    text, style = GRADE_SHOWN.get(grade, UNRATED) if grade is not None else UNRATED
+    return cell(text, width, style=style)
+
+
 def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None = None,
-              tier_width: int = TIER, label_width: int = 0, marker_width: int = MARKER) -> list[Text]:
+              tier_width: int = TIER, label_width: int = 0, marker_width: int = MARKER,
+              grade: int | None | bool = False) -> list[Text]:
+    """``grade``: False where the query has no grades (no column), else the row's grade or None (unrated)."""
     resemblance = bool(hit.marker)
     weak = hit.extras.get("strength") == "weak"  # a guess by meaning (≈?): the whole row dimmed
     view = view or plain_row(hit)
@@ -55,6 +68,8 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
     ]
     if label_width:
         cells.insert(4, cell(view.label, label_width, style=view.label_style))
+    if grade is not False:
+        cells.insert(len(cells) - 1, grade_cell(grade))
     return cells if where_width else cells[:2] + cells[3:]
 
 

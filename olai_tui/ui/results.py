@@ -32,8 +32,8 @@ from textual.strip import Strip
 from engines.answer import Hit
 from olai_tui.ui.adapters import RowView, plain_row
 from olai_tui.ui.keys import binding
-from olai_tui.ui.result_cells import (CELL_PADDING, LABEL, MARKER, PADDING, SCORE, TIER, column_widths, one_line_cell,
-                                      row_cells)
+from olai_tui.ui.result_cells import (CELL_PADDING, GRADE, LABEL, MARKER, PADDING, SCORE, TIER, column_widths,
+                                      one_line_cell, row_cells)
 
 LINES_KEPT = 512  # finished lines kept: a few screens' worth of rows (a query's answer is 30)
 
@@ -64,6 +64,7 @@ class ResultsTable(ScrollView, can_focus=True):
         binding("open", "open_row", "Open"),
         binding("copy-path", "copy_path", "Copy path"),
         binding("to-search", "to_search", "Search", show=False),
+        *(binding(f"grade-{n}", f"grade({n})", f"Grade {n}", show=False) for n in range(4)),
     ]
 
     COMPONENT_CLASSES = {"results--header", "results--cursor"}
@@ -123,6 +124,8 @@ class ResultsTable(ScrollView, can_focus=True):
         self._shown: list[tuple] = []  # what each row on screen says (_said), in order
         self._lines: dict[tuple, Strip] = {}  # finished lines, by what they say, where and how
         self._look: tuple | None = None  # the styles and widths the finished lines were drawn with
+        # item id -> a person's grade for the query on screen; None: the query has no grades (no column)
+        self.grades: dict[str, int] | None = None
 
     # -- columns and rows ----------------------------------------------------------------------
     @property
@@ -148,6 +151,8 @@ class ResultsTable(ScrollView, can_focus=True):
         columns.append(Column("tier", Text("tier"), self.tier_width))
         if self.label_width:
             columns.append(Column("label", Text("label"), self.label_width))
+        if self.grades is not None:
+            columns.append(Column("grade", Text("grade"), GRADE))
         columns.append(Column("score", Text("score", justify="right"), SCORE))
         self.columns = {column.key: column for column in columns}
         self.refresh()
@@ -158,7 +163,8 @@ class ResultsTable(ScrollView, can_focus=True):
     def fit(self, width: int, force: bool = False) -> None:
         """Lay the columns out for this width again (after a resize), keeping the rows and cursor."""
         self._width = width
-        widths = column_widths(width, self.tier_width, self.label_width, self.marker_width)
+        widths = column_widths(width, self.tier_width, self.label_width, self.marker_width,
+                               GRADE if self.grades is not None else 0)
         if widths == self._widths and not force:
             return
         self._widths = widths
@@ -168,6 +174,12 @@ class ResultsTable(ScrollView, can_focus=True):
         self._add(self.hits)
         if self.hits:
             self.move_cursor(row=min(row, len(self.hits) - 1), animate=False)
+
+    def show_grades(self, grades: dict[str, int] | None) -> None:
+        """The grades of the query on screen (None: it has none): the column comes, goes or changes."""
+        if grades != self.grades:
+            self.grades = None if grades is None else dict(grades)
+            self._relayout(self.marker_width)  # rows and cursor kept
 
     def replace(self, hits: Sequence[Hit]) -> None:
         if _wide_marker(hits) == self.marker_width and [self._said(h) for h in hits] == self._shown:
@@ -210,7 +222,11 @@ class ResultsTable(ScrollView, can_focus=True):
 
     def _said(self, hit: Hit, view: RowView | None = None) -> tuple:
         """Everything a hit's cells are made of at the table's widths (row_cells)."""
-        return view or self.view(hit), hit.marker, hit.extras.get("strength") == "weak", f"{hit.score:.3f}"
+        return (view or self.view(hit), hit.marker, hit.extras.get("strength") == "weak", f"{hit.score:.3f}",
+                self._grade(hit))
+
+    def _grade(self, hit: Hit) -> int | None | bool:
+        return False if self.grades is None else self.grades.get(hit.id)
 
     def _add(self, hits: Sequence[Hit]) -> None:
         if not hits:
@@ -219,8 +235,8 @@ class ResultsTable(ScrollView, can_focus=True):
         views = [self.view(hit) for hit in hits]
         self._shown.extend(self._said(hit, view) for hit, view in zip(hits, views))
         title, where = self._widths
-        self.add_rows([row_cells(hit, title, where, view, self.tier_width, self.label_width, self.marker_width)
-                       for hit, view in zip(hits, views)])
+        self.add_rows([row_cells(hit, title, where, view, self.tier_width, self.label_width, self.marker_width,
+                                 self._grade(hit)) for hit, view in zip(hits, views)])
 
     def add_rows(self, rows: Sequence[list[Text]]) -> None:
         """Rows of cells after the last: one refresh of the table's own lines for the whole batch."""
@@ -345,6 +361,10 @@ class ResultsTable(ScrollView, can_focus=True):
     def action_to_search(self) -> None:
         self.post_message(self.BackToSearch())
 
+    def action_grade(self, grade: int) -> None:
+        if self.current is not None:
+            self.post_message(self.GradeRequested(self.current, grade))
+
     class RowHighlighted(Message):
         """The cursor moved to ``cursor_row``."""
 
@@ -369,3 +389,9 @@ class ResultsTable(ScrollView, can_focus=True):
 
     class BackToSearch(Message):
         pass
+
+    class GradeRequested(Message):
+        def __init__(self, hit: Hit, grade: int) -> None:
+            super().__init__()
+            self.hit = hit
+            self.grade = grade

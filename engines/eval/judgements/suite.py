@@ -74,9 +74,11 @@ def requests_of(graded: Mapping[str, Mapping[str, int]]) -> list[Request]:
             for n, (query, grades) in enumerate(graded.items(), 1) if grades]
 
 
-def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: Path | None = None) -> JudgedSuite:
+def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: Path | None = None,
+                close_engine: bool = True) -> JudgedSuite:
     """The suite of ``engine`` (open) over its corpus's kept grades, or over ``file`` (CSV, or TREC qrels
-    with ``queries``). DatasetError when there is no graded query to score."""
+    with ``queries``). DatasetError when there is no graded query to score. ``close_engine``: closing the
+    suite closes the engine (the command line's; a pane's engine stays open)."""
     notes: list[str] = []
     store = Judgements(engine.name, corpus)
     if file is not None:
@@ -102,8 +104,9 @@ def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: P
             return item
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
-        return [Verdict(i, titles(i), request.judged.get(i), request.judged.get(i, 0.0) >= GOOD) for i in ranked]
+        return [Verdict(i, titles(i), request.judged.get(i), request.judged.get(i, 0.0) >= GOOD,
+                        unrated=i not in request.judged) for i in ranked]
 
     return JudgedSuite(engine.name, DATASET, requests, engine_configs(engine, DEPTH), COLUMNS, verdicts,
-                       summed=frozenset({"unrated@10"}), close=engine.close, notes=notes, store=store,
+                       summed=frozenset({"unrated@10"}), close=engine.close if close_engine else (lambda: None), notes=notes, store=store,
                        corpus=store.corpus)

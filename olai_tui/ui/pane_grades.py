@@ -1,0 +1,89 @@
+"""A pane's grades: 0-3 on the highlighted row for the query on screen (the same key again clears it),
+kept as the person's data (engines/eval/judgements/store.py) for the pane's corpus, whatever its engine.
+
+The row shows its grade, and in a query that has grades every row without one says "unrated"; the
+footer says how many of the query's rows are graded. The pane reads its corpus's grades once, when
+it first needs them, and keeps them in step with what it writes; `olai-tui eval ENGINE --judged`
+scores every configuration on them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from olai_tui.ui.results import ResultsTable
+
+if TYPE_CHECKING:
+    from engines.eval.judgements.store import Judgements
+
+
+class PaneGrades:
+    """Mixed into SearchPane (pane.py), which has ``adapter``, ``answer``, ``table`` and ``render_footer``."""
+
+    _judgements: Judgements | None = None
+    _graded: dict[str, dict[str, int]] | None = None
+    _read_at: tuple | None = None  # the journal's (size, mtime) when it was last read
+
+    def judgements(self) -> Judgements:
+        """The corpus's judgement list, read again when its journal changed (the evaluation view graded a
+        row, another process did): a stat a search, the file read only after a change."""
+        if self._judgements is None:
+            from engines.eval.judgements.store import Judgements
+
+            adapter = self.adapter  # type: ignore[attr-defined]
+            corpus = adapter.corpus if adapter.corpus is not None else adapter.engine.corpus_label
+            self._judgements = Judgements(adapter.name, corpus)
+        try:
+            stat = self._judgements.path.stat()
+            now: tuple | None = (stat.st_size, stat.st_mtime_ns)
+        except OSError:
+            now = None
+        if self._graded is None or now != self._read_at:
+            self._graded, self._read_at = self._judgements.by_query(), now
+        return self._judgements
+
+    def grades_of(self, query: str) -> dict[str, int] | None:
+        """The grades of ``query`` (None: it has none, or the corpus's grades cannot be read)."""
+        from engines.eval.judgements.store import query_key
+
+        try:
+            self.judgements()
+        except Exception:  # noqa: BLE001 - grades never stop a search
+            return None
+        return (self._graded or {}).get(query_key(query)) or None
+
+    def show_grades(self) -> None:
+        """The table's grade column for the answer on screen."""
+        answer = self.answer  # type: ignore[attr-defined]
+        self.table.show_grades(self.grades_of(answer.query) if answer is not None else None)  # type: ignore[attr-defined]
+
+    def on_results_table_grade_requested(self, event: ResultsTable.GradeRequested) -> None:
+        """A grade key on a row (a handler by name: Textual's ``@on`` is read from widget classes only)."""
+        from engines.eval.judgements.store import query_key
+
+        answer = self.answer  # type: ignore[attr-defined]
+        if answer is None:
+            return
+        hit, query = event.hit, query_key(answer.query)
+        try:
+            store = self.judgements()
+            now = (self._graded or {}).get(query, {})
+            grade = None if now.get(hit.id) == event.grade else event.grade  # the same key again clears it
+            store.grade(query, hit.id, grade, title=hit.title, where=hit.where)
+            self._read_at = None  # read again below, with this grade (and whatever another process wrote)
+        except Exception as exc:  # noqa: BLE001 - a data folder that cannot be written: said, the pane goes on
+            self.notify(f"Could not keep the grade: {exc}", severity="error", markup=False)  # type: ignore[attr-defined]
+            return
+        self.show_grades()
+        self.render_footer()  # type: ignore[attr-defined]
+
+    def grading_notice(self) -> list[str]:
+        """The footer's count of the graded rows of the query on screen (nothing for an ungraded query)."""
+        answer = self.answer  # type: ignore[attr-defined]
+        grades = self.grades_of(answer.query) if answer is not None else None
+        if not grades:
+            return []
+        shown = [h.id for h in answer.hits]
+        on_screen = sum(1 for i in shown if i in grades)
+        return [f"graded {on_screen} of {len(shown)} rows of this query (0-3 grades the row, again clears;"
+                f" `olai-tui eval {self.adapter.name} --judged` scores them)"]  # type: ignore[attr-defined]
