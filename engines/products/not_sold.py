@@ -35,7 +35,8 @@ def request_parts(request: Request, languages: Words) -> list[str]:
         if w in STOPWORDS or w.isdigit():
             continue
         parts = languages.split_said(w, known)
-        out.extend(p for p in parts if len(p) >= 3 and p not in STOPWORDS)
+        # every word said counts ("pc" of "gaming pc"); a compound's parts of 3 letters and more
+        out.extend(p for p in parts if (len(p) >= 3 or len(parts) == 1) and p not in STOPWORDS)
     return list(dict.fromkeys(out))
 
 
