@@ -117,3 +117,19 @@ def test_judged_and_dataset_together_are_a_bad_argument(graded, capsys):
     assert main(["eval", "notes"]) == 2
     assert main(["eval", "notes", "--dataset", "vaswani", "--against", "last"]) == 2
     assert "only eval --judged" in capsys.readouterr().err
+
+
+def test_a_judgement_file_scores_as_the_kept_grades_do(graded, capsys, tmp_path):
+    kept = evaluated(capsys, "--corpus", str(graded), "--configs", "exact")
+    assert main(["judgements", "export", "notes", str(tmp_path / "grades.csv"), "--corpus", str(graded)]) == 0
+    with open(tmp_path / "grades.csv", "a") as fh:
+        fh.write("slugs,copper.md,seven\n")
+    capsys.readouterr()
+    assert main(["eval", "notes", "--judgements", str(tmp_path / "grades.csv"), "--corpus", str(graded),
+                 "--configs", "exact", "--json"]) == 0
+    printed = capsys.readouterr()
+    from_file = json.loads(printed.out)
+    assert from_file["configs"]["exact"]["metrics"] | {"p50_ms": 0, "p90_ms": 0} == \
+        kept["configs"]["exact"]["metrics"] | {"p50_ms": 0, "p90_ms": 0}
+    assert from_file["graded_by"] == str(tmp_path / "grades.csv")
+    assert f"{tmp_path / 'grades.csv'}:9: grade 'seven' is not a number; skipped" in printed.err
