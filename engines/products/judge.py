@@ -35,6 +35,8 @@ PREPARED_SHARE = 0.5
 # is all words said still leads. Names in capitals have their naming part read already (fineli dev "skimmed
 # milk": the lift put "MAITO, GEFILUS-MAITO" before "RASVATON MAITO", right first 98.3 -> 97.8 %).
 HEAD_LIFT = 0.03
+PREPARED_COST = 0.02
+NOT_PREPARED = frozenset({"utan", "ilman", "without"})  # words.json's preparation words hold these ("ilman rasvaa")
 
 
 @dataclass
@@ -116,11 +118,18 @@ class RulesJudge:
             share *= PREPARED_SHARE  # "OMENA, KUIVATTU" after "OMENA, KOTIMAINEN" when no drying was said
         return share * (1.0 - QUALIFIER_COST * min(len(words(name)) - len(naming), 10))
 
-    def _head_said(self, request: Request, product: Product) -> bool:
+    def _named_first(self, request: Request, product: Product) -> float:
+        """HEAD_LIFT where the first word's head was said, less PREPARED_COST where a preparation no word
+        asked for qualifies it ("Helmjölk, kokt" after "Helmjölk 3,5 % fett"): names not in capitals."""
         names = product.all_names()
-        if names and names[0].isupper():
-            return False  # a name in capitals is read by its naming part already (_named_by, _closer_naming)
-        token = next((t for t in names[0].split() if words(t) and not words(t)[0].isdigit()), "") if names else ""
+        if not names or names[0].isupper():
+            return 0.0  # a name in capitals is read by its naming part already (_named_by, _closer_naming)
+        said = set(request.said) | set(request.terms) | set(request.forms)
+        prepared = any(w in self.preparation and w not in said and w not in NOT_PREPARED for w in words(names[0])[1:])
+        return HEAD_LIFT * self._head_said(request, names[0]) - PREPARED_COST * prepared
+
+    def _head_said(self, request: Request, name: str) -> bool:
+        token = next((t for t in name.split() if words(t) and not words(t)[0].isdigit()), "")
         if not token:
             return False
         first = words(token)[-1]  # "Köttfärs-potatislåda": a casserole, named by the part after the hyphen
@@ -175,7 +184,7 @@ class RulesJudge:
                     first = True
                 if first and not missing and not pack_differs:
                     return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product)
-                                     + HEAD_LIFT * self._head_said(request, product),
+                                     + self._named_first(request, product),
                                      f"a {self.knowledge.kinds[shared[0]].label()}")
                 why = [f"'{t}' not in its name" for t in missing] + (["another pack size"] if pack_differs else [])
                 if not first:
