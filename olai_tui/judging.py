@@ -97,6 +97,7 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
         graded_by = str(file) if file is not None else str(suite.store.path)
         kept = runs.record(tables[0], suite.corpus, graded_by)
         against = runs.compare(before, kept) if before is not None else None
+        unrated = unrated_lines(tables[0], suite)  # titles read while the engine is open
     except BadInput as exc:
         raise UsageError(str(exc)) from None
     finally:
@@ -111,7 +112,7 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print(markdown(tables, suite.columns).replace(f"· {table.dataset} ·", "· your grades ·", 1))
-    for line in unrated_lines(table, suite):
+    for line in unrated:
         print(line)
     if against is not None:
         print()
@@ -123,14 +124,17 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
 
 def unrated_lines(table, suite) -> list[str]:
     """Each configuration's unrated rows in its top 10s, listed: a figure over them is a guess."""
-    judged = {r.id: r.judged for r in suite.requests}
     lines = []
     for name in table.metrics:
-        listed = [(r["query"], [i for i in r["configs"][name]["top"] if i not in judged[r["id"]]])
-                  for r in table.requests if r["configs"][name].get("unrated@10")]
+        listed = []
+        for r in table.requests:
+            if r["configs"][name].get("unrated@10"):
+                verdicts = suite.verdicts(suite.request(r["id"]), r["configs"][name]["top"], {})
+                listed.append((r["query"], [v.id if v.title == v.id else f"{v.title} ({v.id})"
+                                            for v in verdicts if v.unrated]))
         if listed:
             lines.append(f"{name}: unrated in the top 10 (a figure over them is a guess: grade them):")
-            lines += [f"  {query!r}: {', '.join(items)}" for query, items in listed]
+            lines += [f"  {query!r}: {'; '.join(items)}" for query, items in listed]
     return lines
 
 

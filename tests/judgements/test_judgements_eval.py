@@ -70,7 +70,7 @@ def test_every_configuration_of_the_engine_is_scored_and_the_table_lists_unrated
     for config in ("| exact |", "| words |", "| semantic |", "| answer |"):
         assert config in printed.out
     assert "notes · your grades ·" in printed.out
-    assert "'traps': beer.md" in printed.out
+    assert "'traps': Beer traps (beer.md)" in printed.out
     assert "run kept as" in printed.err
 
 
