@@ -72,6 +72,20 @@ def recall_at(ranked: Sequence[str], relevant: set[str] | Mapping[str, float], k
     return calc([R @ k], ranked, relevant)[R @ k]
 
 
+RANKING = {"ndcg@10": nDCG @ 10, "mrr@10": RR @ 10, "recall@1": R @ 1, "recall@10": R @ 10, "recall@100": R @ 100}
+
+
+def ranking_figures(ranked: Sequence[str], judged: Mapping[str, float]) -> dict[str, float]:
+    """The usual figures of one ranking (runner.ranking_metrics), in one pass of the library (0.79 ms a
+    request of 100 ranked ids; the hand-written functions took 0.025 ms: 0.5 s more over Vaswani's 93
+    requests x 7 configurations, against runs of minutes)."""
+    found = calc(list(RANKING.values()), ranked, judged)
+    out = {name: found[measure] for name, measure in RANKING.items()}
+    if not any(g > 0 for g in judged.values()):
+        out["ndcg@10"] = 0.0
+    return out
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The q-th percentile (0..100) by linear interpolation; NaN for no values."""
     if not values:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, Union
 
 from engines.embed.cache import cache_root
-from engines.eval.metrics import mrr_at, ndcg_at, percentile, recall_at
+from engines.eval.metrics import percentile, ranking_figures
 
 # A configuration answers a query with ranked ids, or ranked ids and extras the scoring reads (labels, flags).
 Ranker = Callable[[str], Union[list[str], tuple[list[str], dict]]]
@@ -70,13 +70,8 @@ def split_of(text: str, heldout_share: int = 3) -> str:
 
 
 def ranking_metrics(ranked: Sequence[str], judged: Mapping[str, float]) -> dict[str, float]:
-    return {
-        "ndcg@10": ndcg_at(ranked, judged, 10),
-        "mrr@10": mrr_at(ranked, judged, 10),
-        "recall@1": recall_at(ranked, judged, 1),
-        "recall@10": recall_at(ranked, judged, 10),
-        "recall@100": recall_at(ranked, judged, 100),
-    }
+    """nDCG@10, MRR@10 and recall@1, @10, @100 (engines/eval/metrics.py: ir-measures)."""
+    return ranking_figures(ranked, judged)
 
 
 def code_fingerprint() -> str:
