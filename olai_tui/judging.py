@@ -100,6 +100,8 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
         unrated = unrated_lines(tables[0], suite)  # titles read while the engine is open
     except BadInput as exc:
         raise UsageError(str(exc)) from None
+    except (RuntimeError, OSError) as exc:  # a tier that cannot run, a data folder that cannot be written
+        raise UsageError(f"eval --judged: {exc}") from None
     finally:
         engine.close()
     table = tables[0]
@@ -139,6 +141,13 @@ def unrated_lines(table, suite) -> list[str]:
 
 
 def judgements_command(args: argparse.Namespace) -> int:
+    try:
+        return _judgements(args)
+    except OSError as exc:  # a file or the data folder that cannot be written: one line, exit 2
+        raise UsageError(f"judgements {args.action}: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}") from None
+
+
+def _judgements(args: argparse.Namespace) -> int:
     from engines import registry
     from engines.eval.judgements import exchange
     from engines.eval.judgements.store import Judgements

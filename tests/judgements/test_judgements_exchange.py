@@ -65,3 +65,12 @@ def test_export_then_import_through_the_command_line_keeps_every_grade(tmp_path,
     assert Judgements("notes", again).by_query() == store.by_query()
     assert main(["judgements", "export", "notes", str(tmp_path / "x.qrels"), "--corpus", str(corpus)]) == 2
     assert "--queries FILE" in capsys.readouterr().err
+
+
+def test_a_file_that_cannot_be_written_or_read_is_one_line_and_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["judgements", "export", "notes", str(blocker / "out.csv")]) == 2
+    assert main(["judgements", "import", "notes", str(tmp_path / "missing.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "missing.csv: no such file" in err
