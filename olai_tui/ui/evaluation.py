@@ -54,6 +54,18 @@ class GradedCorpus:
     engine_now: Callable[[], object]
 
 
+def kept_and_compared(suite, tables: Sequence[Table]) -> list[str]:
+    """A run over your grades kept as `olai-tui eval --judged` keeps it, and what changed since the last
+    kept run of the same corpus (as `--against last` says it)."""
+    from engines.eval.judgements import runs
+
+    earlier = runs.runs_of(suite.engine, suite.corpus)
+    kept = runs.record(tables[0], suite.corpus, str(suite.store.path))
+    if not earlier:
+        return [f"run kept as {kept['id']}; the next run is compared with it"]
+    return runs.compare_lines(runs.compare(runs.find(suite.engine, suite.corpus, str(earlier[-1])), kept))
+
+
 def graded_corpora(panes) -> list[GradedCorpus]:
     """Each open pane's corpus as "your grades" (a pane not shown yet has no engine open to score)."""
     from engines.eval.runner import engine_configs
@@ -81,6 +93,7 @@ class Evaluated:
     tables: list[Table]
     first_wrong: dict[str, list[str]] = field(default_factory=dict)  # request id -> configs whose first row is wrong
     said: list[str] = field(default_factory=list)  # what was left out and why (smart_milvus without Milvus)
+    against: list[str] = field(default_factory=list)  # your grades: what changed since the last kept run
 
 
 def first_row_wrong(suite: Suite, tables: Sequence[Table]) -> dict[str, list[str]]:
@@ -113,6 +126,8 @@ class EvaluationScreen(Screen):
     EvaluationScreen #progress { display: none; }
     EvaluationScreen #progress.-running { display: block; }
     EvaluationScreen #figures { height: auto; max-height: 12; }
+    EvaluationScreen #against { height: auto; max-height: 8; display: none; color: $text-muted; }
+    EvaluationScreen #against.-shown { display: block; }
     EvaluationScreen #requests-head { margin-top: 1; color: $text-muted; }
     EvaluationScreen #requests { height: 1fr; }
     """
@@ -148,6 +163,7 @@ class EvaluationScreen(Screen):
                 yield Static(Text("Pick a dataset and press Run.", style="italic"), id="status")
                 yield ProgressBar(show_eta=False, id="progress")
                 yield DataTable(header_height=2, cursor_type="row", zebra_stripes=True, id="figures")
+                yield Static(id="against")
                 yield Static("requests   ✗: some configuration's first row is wrong   Enter opens one",
                              id="requests-head")
                 yield OptionList(id="requests")
@@ -227,7 +243,8 @@ class EvaluationScreen(Screen):
             if not names:
                 raise RuntimeError("nothing left to run: " + "; ".join(said))
             tables = suite.run(names, split=split, fresh=fresh, progress=ticker("running"))
-            evaluated = Evaluated(suite, tables, first_row_wrong(suite, tables), said)
+            evaluated = Evaluated(suite, tables, first_row_wrong(suite, tables), said,
+                                  kept_and_compared(suite, tables) if dataset == JUDGED else [])
         except _Stopped:
             return
         except Exception as exc:  # noqa: BLE001 - DatasetError, RuntimeError (vectors, Milvus), a bad file: one line
@@ -296,6 +313,9 @@ class EvaluationScreen(Screen):
         self.say(summary + "".join(f" · {text}" for text in evaluated.said))
         self._fill_table(suite, tables)
         self._fill_requests(tables, evaluated.first_wrong)
+        against = self.query_one("#against", Static)
+        against.set_class(bool(evaluated.against), "-shown")
+        against.update(Text("\n".join(one_line(line) for line in evaluated.against)))
 
     def _fill_table(self, suite: Suite, tables: Sequence[Table]) -> None:
         table = self.query_one("#figures", DataTable)

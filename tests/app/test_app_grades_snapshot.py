@@ -77,7 +77,16 @@ async def test_your_grades_are_offered_beside_the_public_datasets_and_graded_the
         await pilot.pause()
         assert request.verdicts["exact"][1].gain == 2 and not request.verdicts["exact"][1].unrated
         assert request.verdicts["answer"][1].gain == 2  # every column shows it
-        await pilot.press("escape", "escape")
+        await pilot.press("escape")  # back to the evaluation view: run again, against the run just kept
+        await wait_until(pilot, lambda: app.screen is evaluation)
+        assert "the next run is compared with it" in str(evaluation.query_one("#against").render())
+        evaluation.evaluated = None
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not evaluation.busy and evaluation.evaluated is not None, timeout=30)
+        await settle(pilot)
+        against = str(evaluation.query_one("#against").render())
+        assert "against run" in against and "exact: unrated@10 1 → 0" in against
+        await pilot.press("escape")
         await pilot.pause()
         pane = app.active_pane
         pane.run_query("slugs", debounce=False)  # the pane reads the journal again: the grade is there
