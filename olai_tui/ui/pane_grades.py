@@ -85,5 +85,4 @@ class PaneGrades:
             return []
         shown = [h.id for h in answer.hits]
         on_screen = sum(1 for i in shown if i in grades)
-        return [f"graded {on_screen} of {len(shown)} rows of this query (0-3 grades the row, again clears;"
-                f" `olai-tui eval {self.adapter.name} --judged` scores them)"]  # type: ignore[attr-defined]
+        return [f"graded {on_screen} of {len(shown)} rows of this query (0-3 grade the highlighted row, again clears)"]
