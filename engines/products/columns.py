@@ -137,7 +137,8 @@ def guess(header: list[str], where: str, overrides: "Overrides | None" = None) -
         if field_ == "name" and name_language:
             mapping.names.setdefault(name_language, i)
         elif field_ == "name":
-            if main_name is None:
+            # a header that says "name" beats one that may be a name ("Artikel;Produktnamn": the second)
+            if main_name is None or (_names_it(text) and not _names_it(header[main_name])):
                 main_name = i
         elif field_ not in mapping.columns:
             mapping.columns[field_] = i
@@ -170,6 +171,14 @@ def guess(header: list[str], where: str, overrides: "Overrides | None" = None) -
     mapping.names = {mapping.language: main_name, **{k: v for k, v in mapping.names.items() if v != main_name
                                                       and k != mapping.language}}
     return mapping
+
+
+_NAMING = ("nam", "nimi", "nimike", "nimitys", "benamning", "title")
+
+
+def _names_it(header: str) -> bool:
+    """The header says "name" (produktnamn, tuotenimi, benämning, item name), not only "product" or "article"."""
+    return any(n in squeeze(header) for n in _NAMING)
 
 
 def seen(header: list[str], most: int = 15) -> str:

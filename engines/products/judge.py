@@ -317,6 +317,8 @@ def another_animal(request, product, judgement, knowledge, parts):
     kind says no animal either ("Köttfärs, medelvärde" for "vildsvinsfärs"); a variant when it names one
     more ("Köttfärs gris-nöt" for "nötfärs"). None: the judgement stands."""
     kinds = [knowledge.kinds[k] for k in request.kinds if k in knowledge.kinds]
+    if not kinds:  # words alone ("lammfärs", a word the catalogue holds whole): the product's kind says it is meat
+        kinds = [knowledge.kinds[k] for k in product.kinds[:1] if k in knowledge.kinds]
     if not any(k.family in MEAT_FAMILIES for k in kinds):
         return None
     wanted = animals_named((*request.said, *request.terms, *request.forms), parts)

@@ -174,6 +174,9 @@ class KnowledgeMap:
             heads = [(n, parts(w)[-1]) for n, name in enumerate(names) for w in naming_words(name)
                      if len(parts(w)) > 1]
             ordered = list(dict.fromkeys(k for _, head in heads for k in self.kind_phrases.get((head,), ())))
+            if not ordered:  # "Kycklingbröstfilé": no kind in the head (bröstfilé), the animal's part names it
+                ordered = [k for name in names[:1] for w in naming_words(name)[:1] for p in parts(w)[:-1]
+                           if p in ANIMAL_OF for k in self.kind_phrases.get((p,), ())][:1]
         if not ordered:  # "PORKKANA" in class "Kasvikset, tuoreet": the class's kind
             ordered = [self.by_class[fold(c)] for c in position if fold(c) in self.by_class][:1]
         return tuple(ordered), False

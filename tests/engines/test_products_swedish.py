@@ -104,3 +104,31 @@ def test_not_sold_stands_for_an_animal_no_row_names(sortiment):
     found, rows = answer(sortiment, "vildsvinsfärs")
     assert "not_sold" in found.extras["flags"]
     assert rows and all(label == "standin" for _, label in rows)  # beef, pork and lamb mince stand in
+
+
+# Another export: other headers ("Artikel" may be a name, "Produktnamn" says it is), names written as one word.
+ONE_WORD = ("Artikel;Produktnamn;Produktgrupp\n"
+            "A1;Kycklingbröstfilé;Fågel\n"
+            "A2;Nötfärs 10 %;Kött\n"
+            "A3;Lammfärs;Kött\n"
+            "A4;Havregryn;Torrvaror\n"
+            "A5;Pretzel;Bröd\n")
+
+
+@pytest.fixture(scope="module")
+def one_word(tmp_path_factory):
+    path = tmp_path_factory.mktemp("one_word") / "export.csv"
+    path.write_text(ONE_WORD, encoding="utf-8")
+    e = ProductsEngine(path)
+    yield e
+    e.close()
+
+
+def test_a_header_that_says_name_is_the_name_and_compound_names_are_read(one_word):
+    assert [p.name for p in one_word.products][:2] == ["Kycklingbröstfilé", "Nötfärs 10 %"]
+    assert answer(one_word, "kycklingbröst")[1][0] == ("Kycklingbröstfilé", "exact")  # chicken by its first part
+    rows = answer(one_word, "lammfärs")[1]
+    assert rows[0] == ("Lammfärs", "exact") and dict(rows)["Nötfärs 10 %"] == "standin"
+    assert answer(one_word, "havreflingor")[1][0] == ("Havregryn", "exact")  # Finland's word, Sweden's name
+    found, rows = answer(one_word, "knäckebröd")
+    assert "not_sold" in found.extras["flags"] and dict(rows).get("Pretzel") in (None, "standin")
