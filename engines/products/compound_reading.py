@@ -51,7 +51,7 @@ def read_compound(reader, word: str, kinds: list, claims: list, terms: list, sai
         claim = reader.claim_phrases.get((part,))
         if claim:
             claims.append(claim)
-        elif len(part) >= 3 and part not in terms:
+        elif (len(part) >= 3 or part in ANIMAL_OF) and part not in terms:
             terms.append(part)
     said.extend(dict.fromkeys((word, *parts)))
     shown = reader._local.shown.get(word, word)

@@ -18,6 +18,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Iterable
 
+from engines.products.modifiers import ANIMAL_OF
+
 MIN_PART = 3  # a shorter part ("te", "öl") splits too much: "kaffe" would be "kaf"|"fe" with a 2-letter part
 MIN_BOUND = 4  # a bound part this long at least ("brost", "knacke"); 3-letter ones are mostly chance prefixes
 LINKS = ("s", "n")
@@ -86,6 +88,8 @@ class Splitter:
         return (word,)
 
     def _split_at(self, word: str, known: Callable[[str], bool], tail_known) -> tuple[str, ...]:
+        if word[:2] in ANIMAL_OF and tail_known(word[2:]) and len(word) - 2 >= MIN_PART:
+            return (word[:2], word[2:])  # a 2-letter animal: "ox|filé" (Sweden's word for Finland's nöt)
         for cut in range(MIN_PART, len(word) - MIN_PART + 1):
             tail = word[cut:]
             if not tail_known(tail):

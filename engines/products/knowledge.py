@@ -176,7 +176,8 @@ class KnowledgeMap:
             ordered = list(dict.fromkeys(k for _, head in heads for k in self.kind_phrases.get((head,), ())))
             if not ordered:  # "Kycklingbröstfilé": no kind in the head (bröstfilé), the animal's part names it
                 ordered = [k for name in names[:1] for w in naming_words(name)[:1] for p in parts(w)[:-1]
-                           if p in ANIMAL_OF for k in self.kind_phrases.get((p,), ())][:1]
+                           if p in ANIMAL_OF for k in self.kind_phrases.get((p,), ())
+                           if self.kinds[k].family in ("meat", "fish")][:1]  # "Nötfilé": beef's nöt, never nuts
         if not ordered:  # "PORKKANA" in class "Kasvikset, tuoreet": the class's kind
             ordered = [self.by_class[fold(c)] for c in position if fold(c) in self.by_class][:1]
         return tuple(ordered), False

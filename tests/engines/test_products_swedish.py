@@ -48,6 +48,7 @@ def test_compounds_split_into_parts_the_lexicon_and_the_catalogue_know():
     assert words.split_said("kycklingbrost", known) == ("kyckling", "brost")  # "brost" only ever in compounds
     assert words.split_said("vildsvinsfars", known) == ("vildsvin", "fars")  # the longest parts, linking s
     assert words.split_said("kalkonbrost", known) == ("kalkon", "brost")  # never kal|konbrost
+    assert words.split_said("oxfile", known) == ("ox", "file")  # a 2-letter animal only: Sweden's ox is nöt
     assert words.split_said("smor", known) == ("smor",)
     assert "havreflingor" in regional_compounds("havregryn", words.parts)  # gryn in Sweden, flingor in Finland
 
