@@ -1,5 +1,5 @@
 """No module of the product over 400 lines: past that a module holds more than one reason to change, and a
-reader cannot keep it in view. Counted over engines/, olai_tui/ and tools/ (tests are not counted: a test
+reader cannot keep it in view. Counted over engines/, olai_tui/, tools/ and training/ (tests are not counted: a test
 file is read one test at a time). An exception is named here with why it is one."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def lines_of(path: Path) -> int:
 
 
 def test_no_module_is_over_400_lines():
-    over = {str(p.relative_to(REPO)): lines_of(p) for top in ("engines", "olai_tui", "tools")
+    over = {str(p.relative_to(REPO)): lines_of(p) for top in ("engines", "olai_tui", "tools", "training")
             for p in sorted((REPO / top).rglob("*.py")) if lines_of(p) > LIMIT}
     assert {p: n for p, n in over.items() if p not in EXCEPTIONS} == {}
 

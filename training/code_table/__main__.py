@@ -41,11 +41,14 @@ def parse(argv):
     p.add_argument("--steps", default="regress,contrast")
     p.add_argument("--kinds", default="doc,summary")
     p.add_argument("--teacher-texts", type=int, default=TEACHER_TEXTS)
+    p.add_argument("--teacher-cached-only", action="store_true",
+                   help="regress on the texts the teacher's cache holds already (an experiment, not a reproduction)")
     p.add_argument("--epochs", type=int, default=EPOCHS)
     p.add_argument("--regress-epochs", type=int, default=REGRESS_EPOCHS)
     p.add_argument("--lr", type=float, default=LR)
     p.add_argument("--batch", type=int, default=BATCH)
     p.add_argument("--symmetric", type=int, default=1)
+    p.add_argument("--split", type=int, default=0, help="1: camelCase cut into words before WordPiece")
     return p.parse_args(argv)
 
 
@@ -76,14 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     val = [p for p in pairs if p.repo in held and p.kind == "doc"]
     say(f"{len(fit):,} training pairs ({', '.join(f'{k} {sum(p.kind == k for p in fit):,}' for k in kinds)}), "
         f"{len(val):,} validation pairs from {', '.join(sorted(held))}")
-    embedder, table, basis = start.distilled(say)
+    embedder, table, basis = start.distilled(say, bool(args.split))
     tok = start.tokenizer(embedder)
     val_q, val_c = tok([p.query for p in val]), tok([p.code for p in val])
     figures = {"distilled": train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])}
     say(f"validation MRR@10, distilled table: {figures['distilled']:.4f}")
     if "regress" in steps:
         texts = start.teacher_texts(fit, args.teacher_texts, args.seed)
-        targets = start.projected(start.teacher(texts, say), basis)
+        kept, vectors = start.teacher(texts, say, args.teacher_cached_only)
+        texts = [texts[i] for i in kept]
+        targets = start.projected(vectors, basis)
+        say(f"regression on {len(texts):,} texts")
         train.regress(table, tok(texts), targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
         figures["regress"] = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
         say(f"validation MRR@10 after the regression: {figures['regress']:.4f}")
@@ -101,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         "table": args.out.name, "sha256": digest, "dims": int(table.shape[1]), "dtype": "float16",
         "tokenizer": "all-MiniLM-L6-v2 WordPiece (the shipped GGUF's vocabulary, through llama.cpp)",
         "seed": args.seed, "steps": steps, "kinds": kinds, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
-        "symmetric": bool(args.symmetric), "regress_epochs": args.regress_epochs,
-        "teacher_texts": args.teacher_texts if "regress" in steps else 0,
+        "symmetric": bool(args.symmetric), "split_identifiers": bool(args.split), "regress_epochs": args.regress_epochs,
+        "teacher_texts": len(texts) if "regress" in steps else 0,
         "pairs": {"train": len(fit), "validation": len(val),
                   **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},
         "validation": {"held_out_repositories": sorted(held), "metric": "MRR@10, doc -> code within each repository, "

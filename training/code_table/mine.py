@@ -7,7 +7,9 @@ here is the text the pane embeds. Two kinds of pair, each measured for what it b
 - ``doc``: a symbol's doc comment -> its code with the doc's lines taken out (the code must be found
   by what it does, not by the words of its own comment), as CodeSearchNet and CornStack pair them;
 - ``summary``: the doc's first line -> the whole chunk as the pane indexes it (a query-like line to
-  the text a search meets).
+  the text a search meets);
+- ``name``: a documented symbol's name split into words -> its code less its doc (how a person
+  says what a function is called, against the camelCase its pieces are cut from).
 
 Both sides at least MIN_CHARS (potion-code-16M's 32), deduplicated on either side, at most PER_REPO
 pairs of a kind from one repository (chosen by a seeded hash, so no one repository dominates and a
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MIN_CHARS = 32
+KINDS = ("doc", "summary", "name")
 PER_REPO = 1500  # of each kind: 57 repositories hold ~54,000 documented functions, lodash's alone ~600
 HELD_OUT_LANGUAGES = 6  # languages that lend one repository each to validation
 MAX_DOC_CHARS = 1000  # a doc's opening: the rest is parameter lists and examples
@@ -122,21 +125,31 @@ def repo_pairs(root: Path, repo: str, language: str, seed: int) -> list[Pair]:
         code = without_doc(embed_text(s), s.docstring).strip()
         if len(doc) >= MIN_CHARS and len(code) >= MIN_CHARS:
             out.append(Pair(repo, language, "doc", doc, code))
+        words = _name_words(s.qualname)
+        if len(words.split()) >= 2 and len(code) >= MIN_CHARS:
+            out.append(Pair(repo, language, "name", words, code))
         summary = s.summary
         if len(summary) >= MIN_CHARS // 2 and len(embed_text(s)) >= MIN_CHARS:
             out.append(Pair(repo, language, "summary", summary, embed_text(s)))
     return out
 
 
+def _name_words(qualname: str) -> str:
+    """A symbol's own name as words: ``RateLimiter.allowRequest`` -> "allow request"."""
+    from engines.lexical import split_identifier
+
+    return " ".join(split_identifier(qualname.rsplit(".", 1)[-1].rsplit("::", 1)[-1]))
+
+
 def mine(corpus: Path, semble: Path, seed: int, say=print) -> tuple[list[Pair], list[dict]]:
     """Every repository's pairs, deduplicated and capped; (pairs, the manifest's repositories)."""
     repos = read_manifest(corpus, semble)
     pairs: list[Pair] = []
-    seen: dict[str, set[str]] = {"doc": set(), "summary": set()}
+    seen: dict[str, set[str]] = {kind: set() for kind in KINDS}
     for n, r in enumerate(repos, 1):
         found = repo_pairs(corpus / "repos" / r["name"], r["name"], r["language"], seed)
         kept = []
-        for kind in ("doc", "summary"):
+        for kind in KINDS:
             mine_ = sorted((p for p in found if p.kind == kind), key=lambda p: _rank(seed, p.query + "\0" + p.code))
             taken = 0
             for p in mine_:

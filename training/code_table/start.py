@@ -20,6 +20,11 @@ import numpy as np
 
 from training.code_table.mine import Pair
 
+# A code text's opening that the teacher reads (~200 word pieces): MiniLM reads at most 256 and a
+# chunk's cost grows with its length (8 code texts a second against 11 doc texts on 2 loaded cores);
+# the regression's static side reads the same opening, so both see one text.
+TEACHER_CHARS = 800
+
 
 def _cache_dir() -> Path:
     from engines.locations import cache_root
@@ -44,11 +49,12 @@ def mined_pairs(corpus: Path, semble: Path, seed: int, say: Callable[[str], None
     return pairs, repos
 
 
-def distilled(say: Callable[[str], None]):
-    """(the static embedder, the distilled table as float32, the PCA basis (mean, basis))."""
+def distilled(say: Callable[[str], None], split: bool = False):
+    """(the embedder that tokenizes as the run-time code table does, the distilled table as float32,
+    the PCA basis (mean, basis))."""
     from engines.embed import distill
     from engines.embed.convert import find_source
-    from engines.embed.static import StaticEmbedder
+    from engines.embed.code_table import CodeTableEmbedder
 
     folder = find_source(None)
     weights = folder / "model.safetensors"
@@ -61,7 +67,7 @@ def distilled(say: Callable[[str], None]):
         vectors = distill.token_vectors(folder)
         write_bytes(path, _npy(vectors))
     table = distill.table_from(vectors).astype(np.float16).astype(np.float32)  # the shipped table, exactly
-    return StaticEmbedder(), table, distill.pca_basis(vectors)
+    return CodeTableEmbedder(_cache_dir() / "unused.npy", split=split), table, distill.pca_basis(vectors)
 
 
 def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
@@ -72,20 +78,21 @@ def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
 
 
 def teacher_texts(pairs: Sequence[Pair], cap: int, seed: int) -> list[str]:
-    """Up to ``cap`` distinct texts of the training pairs, half code (the chunks as indexed), half queries
-    (doc comments and summary lines), chosen by a seeded shuffle."""
+    """Up to ``cap`` distinct texts of the training pairs, half code (the chunks as indexed, their first
+    TEACHER_CHARS), half queries (doc comments and summary lines), chosen by a seeded shuffle."""
     rng = np.random.default_rng(seed)
+    pairs = [p for p in pairs if p.kind in ("doc", "summary")]  # the teacher's cache is of these texts
     codes = sorted({p.code for p in pairs if p.kind == "summary"} or {p.code for p in pairs})
     queries = sorted({p.query for p in pairs})
-    codes = [codes[i] for i in rng.permutation(len(codes))[:cap // 2]]
+    codes = [codes[i][:TEACHER_CHARS] for i in rng.permutation(len(codes))[:cap // 2]]
     queries = [queries[i] for i in rng.permutation(len(queries))[:cap - len(codes)]]
     return codes + queries
 
 
-def teacher(texts: Sequence[str], say: Callable[[str], None]) -> np.ndarray:
+def teacher(texts: Sequence[str], say: Callable[[str], None], cached_only: bool = False):
     from training.code_table.teacher import teacher_vectors
 
-    return teacher_vectors(texts, say)
+    return teacher_vectors(texts, say, cached_only)
 
 
 def projected(vectors: np.ndarray, basis: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -18,8 +18,10 @@ BATCH = 32
 SAVE_EVERY = 1024
 
 
-def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print) -> np.ndarray:
-    """MiniLM's unit vectors of ``texts`` [n, 384], float32, from the cache where it has them."""
+def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print,
+                    cached_only: bool = False) -> tuple[list[int], np.ndarray]:
+    """(which texts, MiniLM's unit vectors of them [n, 384] float32): every text, from the cache where it
+    has them; ``cached_only``: only those the cache holds (a quick experiment while it fills)."""
     from engines.embed.cache import VectorCache, text_key
     from engines.embed.llama import LlamaEmbedder
 
@@ -30,6 +32,9 @@ def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print) ->
     held = cache.held(keys)
     todo = [i for i, h in enumerate(held) if not h]
     say(f"teacher: {len(texts) - len(todo):,} of {len(texts):,} texts cached, {len(todo):,} to embed")
+    if cached_only:
+        kept = [i for i, h in enumerate(held) if h]
+        return kept, cache.get_many([keys[i] for i in kept])
     started, since_save = time.monotonic(), 0
     for at in range(0, len(todo), BATCH):
         part = todo[at:at + BATCH]
@@ -45,4 +50,4 @@ def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print) ->
     vectors = cache.get_many(keys)
     if vectors is None:
         raise RuntimeError(f"the teacher's cache {cache.path} lost vectors while this run read it")
-    return vectors
+    return list(range(len(texts))), vectors
