@@ -21,6 +21,7 @@ from engines.products.catalogue import Product
 
 COLUMNS = ("right_first", "in_top3", "false_not_sold", "not_sold_right",
            *(f"{m}_{lang}" for lang in LANGS for m in ("right_first", "not_sold_ok")), "p50_ms", "p90_ms")
+SUMMED = frozenset({"false_not_sold", "not_sold_right"})  # counts of requests, never rates
 
 
 def score(products: list[Product], spec: SwedishRequest, labels, flags) -> dict:
@@ -69,6 +70,5 @@ def swedish_suite(progress, queries: Path | None = None, corpus: Path = CATALOGU
                         False, labels[n] if n < len(labels) else None) for n, pid in enumerate(ranked)]
 
     return Suite("products", "fineli_sv", asked, setup.factories(), COLUMNS, verdicts, score_outcome=setup.score,
-                 summed=frozenset({"false_not_sold", "not_sold_right"}),
-                 percent=frozenset(c for c in COLUMNS if "right" in c or "top3" in c or "ok" in c),
+                 summed=SUMMED, percent=frozenset(c for c in COLUMNS if c not in SUMMED and "ms" not in c),
                  salt=f"{corpus.resolve()}|{setup.salt()}", close=setup.close, setup=setup)
