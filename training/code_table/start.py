@@ -77,15 +77,16 @@ def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
     return tok
 
 
-def teacher_texts(pairs: Sequence[Pair], cap: int, seed: int) -> list[str]:
-    """Up to ``cap`` distinct texts of the training pairs, half code (the chunks as indexed, their first
-    TEACHER_CHARS), half queries (doc comments and summary lines), chosen by a seeded shuffle."""
+def teacher_texts(pairs: Sequence[Pair], codes_cap: int, queries_cap: int, seed: int) -> list[str]:
+    """Distinct texts of the training pairs: up to ``codes_cap`` chunks as indexed (their first
+    TEACHER_CHARS) and ``queries_cap`` queries (doc comments and summary lines), each the head of its own
+    seeded shuffle (so a larger cap keeps the teacher's cached vectors of a smaller one)."""
     rng = np.random.default_rng(seed)
     pairs = [p for p in pairs if p.kind in ("doc", "summary")]  # the teacher's cache is of these texts
     codes = sorted({p.code for p in pairs if p.kind == "summary"} or {p.code for p in pairs})
     queries = sorted({p.query for p in pairs})
-    codes = [codes[i][:TEACHER_CHARS] for i in rng.permutation(len(codes))[:cap // 2]]
-    queries = [queries[i] for i in rng.permutation(len(queries))[:cap - len(codes)]]
+    codes = [codes[i][:TEACHER_CHARS] for i in rng.permutation(len(codes))[:codes_cap]]
+    queries = [queries[i] for i in rng.permutation(len(queries))[:queries_cap]]
     return codes + queries
 
 

@@ -1,7 +1,7 @@
 """Measuring a trained code table (training/code_table) on the dev splits only, never the held-out ones.
 
     .venv/bin/python -m engines.eval.tuning.code_table --table PATH [--dataset cosqa|semble|both]
-        [--weights 0.1,0.2,0.3] [--repos a,b] [--out FILE.json]
+        [--weights 0.1,0.2,0.3] [--repos a,b] [--density W] [--out FILE.json]
 
 CoSQA dev-500: MRR@10 of the table alone, of the shipped RRF fusion with lexical (merge.py ``fuse``,
 meaning leading) and of an equal-weight RRF (k 60). semble dev, 42 repositories: NDCG@10 of lexical,
@@ -123,7 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", default="0.1,0.2,0.3")
     parser.add_argument("--repos", default=None)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--density", type=float, default=None,
+                        help="the embedding tier's density weight (engines/code/vectors.py; MiniLM's 0.3 if not given)")
     args = parser.parse_args(argv)
+    if args.density is not None:
+        import engines.code.vectors as vectors
+
+        vectors.DENSITY_WEIGHT = args.density  # read at each search: the static table's own, measured here
     if not args.table.is_file():
         print(f"--table: {args.table}: no such file", file=sys.stderr)
         return 2
@@ -131,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
-    result: dict = {"table": str(args.table)}
+    result: dict = {"table": str(args.table), "density": args.density}
     if args.dataset in ("cosqa", "both"):
         result["cosqa_dev"] = cosqa(args.table, say)
     if args.dataset in ("semble", "both"):
