@@ -21,6 +21,9 @@ def print_products(answer, stream=None) -> None:
     flags = answer.extras.get("flags", [])
     if "not_sold" in flags:
         print("we do not sell that" + (" - instead:" if "only_standins" in flags else ""), file=out)
+        why = why_not_sold(answer.extras.get("not_sold"))
+        if why:
+            print(f"  why: {why}", file=out)
     for hit in answer.hits:
         label = hit.extras.get("label")
         title = one_line(hit.title)[:56]  # shown before padding, so a pictured row keeps its columns
@@ -36,3 +39,18 @@ def print_products(answer, stream=None) -> None:
                                                                           if answer.extras.get("reason") else "")
     bold = out.isatty() and not os.environ.get("NO_COLOR") if hasattr(out, "isatty") else False
     print_bold(line, out, bold)
+
+
+def why_not_sold(reason: dict | None) -> str:
+    """The envelope's ``not_sold`` in one line: what was looked for, and the nearest row recall found
+    with why it is not the thing ("looked for crispbread; recall's nearest, 2 MINI BAGUETTES: standin,
+    a bread can stand in for crispbread")."""
+    if not reason:
+        return ""
+    looked = ", ".join(reason.get("kinds") or reason.get("parts") or []) or "the words"
+    recalled = reason.get("recalled") or []
+    if not recalled:
+        return f"looked for {looked}; recall found nothing near it"
+    first = recalled[0]
+    more = f" (and {len(recalled) - 1} more)" if len(recalled) > 1 else ""
+    return f"looked for {looked}; recall's nearest, {first.get('name')}{more}: {first.get('label')}, {first.get('why')}"

@@ -133,3 +133,14 @@ def test_a_header_that_says_name_is_the_name_and_compound_names_are_read(one_wor
     assert answer(one_word, "havreflingor")[1][0] == ("Havregryn", "exact")  # Finland's word, Sweden's name
     found, rows = answer(one_word, "knäckebröd")
     assert "not_sold" in found.extras["flags"] and dict(rows).get("Pretzel") in (None, "standin")
+
+
+def test_the_printed_answer_says_why_it_is_not_sold(sortiment, capsys):
+    from olai_tui.products_text import print_products
+
+    found, _ = answer(sortiment, "knäckebröd")
+    print_products(found)
+    lines = capsys.readouterr().out.splitlines()
+    said = lines.index(next(line for line in lines if line.startswith("we do not sell that")))
+    assert lines[said + 1].startswith("  why: looked for crispbread; recall's nearest, ")
+    assert ": standin, " in lines[said + 1]
