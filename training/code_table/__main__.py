@@ -53,6 +53,7 @@ def parse(argv):
     p.add_argument("--batch", type=int, default=BATCH)
     p.add_argument("--symmetric", type=int, default=1)
     p.add_argument("--split", type=int, default=0, help="1: camelCase cut into words before WordPiece")
+    p.add_argument("--hard", type=int, default=0, help="1: each batch from one repository (hard negatives)")
     return p.parse_args(argv)
 
 
@@ -105,13 +106,16 @@ def main(argv: list[str] | None = None) -> int:
             figures[f"contrast_epoch{epoch + 1}"] = figure
             say(f"validation MRR@10 after contrastive epoch {epoch + 1}: {figure:.4f}")
 
-        train.contrast(table, q, c, args.epochs, args.batch, args.lr, args.seed, bool(args.symmetric), say, checked)
+        groups = [p.repo for p in fit] if args.hard else None
+        train.contrast(table, q, c, args.epochs, args.batch, args.lr, args.seed, bool(args.symmetric), say, checked,
+                       groups)
     digest = start.write_table(args.out, table)
     manifest = {
         "table": args.out.name, "sha256": digest, "dims": int(table.shape[1]), "dtype": "float16",
         "tokenizer": "all-MiniLM-L6-v2 WordPiece (the shipped GGUF's vocabulary, through llama.cpp)",
         "seed": args.seed, "steps": steps, "kinds": kinds, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
-        "symmetric": bool(args.symmetric), "split_identifiers": bool(args.split), "regress_epochs": args.regress_epochs,
+        "symmetric": bool(args.symmetric), "split_identifiers": bool(args.split),
+        "hard_negatives": bool(args.hard), "regress_epochs": args.regress_epochs,
         "teacher_texts": len(texts) if "regress" in steps else 0,
         "pairs": {"train": len(fit), "validation": len(val),
                   **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},

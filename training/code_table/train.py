@@ -119,16 +119,26 @@ def regress(table: np.ndarray, ids: Sequence[np.ndarray], targets: np.ndarray, e
 
 def contrast(table: np.ndarray, queries: Sequence[np.ndarray], codes: Sequence[np.ndarray], epochs: int,
              batch: int, lr: float, seed: int, symmetric: bool = True,
-             say: Callable[[str], None] = print, after_epoch: Callable[[int], None] | None = None) -> None:
-    """MNRL over (queries[i], codes[i]), the batch's other codes as negatives; ``table`` in place."""
+             say: Callable[[str], None] = print, after_epoch: Callable[[int], None] | None = None,
+             groups: Sequence[str] | None = None) -> None:
+    """MNRL over (queries[i], codes[i]), the batch's other codes as negatives; ``table`` in place.
+    ``groups`` (each pair's repository): a batch is drawn from one repository where it can be, so its
+    negatives are the same project's code (hard negatives: a search ranks one repository's chunks)."""
     rng = np.random.default_rng(seed)
     opt = SparseAdam(table.shape, lr)
     steps = epochs * (len(queries) // batch)
     step = 0
     for epoch in range(epochs):
         order = rng.permutation(len(queries))
+        if groups is not None:  # runs of one repository each, in a shuffled order of repositories
+            names = sorted(set(groups))
+            rank = dict(zip(names, rng.permutation(len(names)).tolist()))
+            order = order[np.argsort([rank[groups[i]] for i in order], kind="stable")]
+        starts = list(range(0, len(order) - batch + 1, batch))  # whole batches: the loss depends on its size
+        if groups is not None:
+            starts = [starts[i] for i in rng.permutation(len(starts))]
         losses = []
-        for at in range(0, len(order) - batch + 1, batch):  # whole batches: the loss depends on its size
+        for at in starts:
             part = order[at:at + batch]
             q_ids, c_ids = [queries[i] for i in part], [codes[i] for i in part]
             enc = encode(table, q_ids + c_ids)

@@ -4,7 +4,8 @@
         [--weights 0.1,0.2,0.3] [--repos a,b] [--density W] [--out FILE.json]
 
 CoSQA dev-500: MRR@10 of the table alone, of the shipped RRF fusion with lexical (merge.py ``fuse``,
-meaning leading) and of an equal-weight RRF (k 60). semble dev, 42 repositories: NDCG@10 of lexical,
+meaning leading), of an equal-weight RRF (k 60) and of a small grid of lexical weights and k (whole
+lists): a static tier's own fusion. semble dev, 42 repositories: NDCG@10 of lexical,
 the table alone, and the shipped score blend (merge.py ``blend``) at each weight, per category, with a
 paired bootstrap of blend - lexical over the 829 queries. Rankings come from the engine itself (its
 lexical tier, its embedding tier with the table as the model, the merge's own functions), scored by the
@@ -39,7 +40,9 @@ def cosqa(table: Path, say) -> dict:
                         wait_for_index=True)
     engine.build_index()
     ids = [s.id for s in engine.symbols]
+    grid = [(w, k) for w in (0.5, 1.0, 2.0, 3.0) for k in (10, 30, 60)]  # a static tier's own RRF, whole lists
     scores: dict[str, list[float]] = {"lexical": [], "table": [], "fused": [], "rrf-equal": []}
+    scores.update({f"rrf-w{w}-k{k}": [] for w, k in grid})
     for q, answer in load_queries(data / "cosqa-retrieval-dev-500.json"):
         lexical = engine.lexical_tier.search(q, CANDIDATES)
         meaning = _meaning(engine, q)
@@ -47,6 +50,9 @@ def cosqa(table: Path, say) -> dict:
                 "fused": [(m.position, 0) for m in fuse(lexical, meaning, 100)],
                 "rrf-equal": [(m.position, 0) for m in fuse(lexical, meaning, 100, k=60,
                                                              weights={LEXICAL: 1.0, EMBEDDING: 1.0}, heads={})]}
+        for w, k in grid:
+            rows[f"rrf-w{w}-k{k}"] = [(m.position, 0) for m in fuse(lexical, meaning, 100, k=k,
+                                                                    weights={LEXICAL: w, EMBEDDING: 1.0}, heads={})]
         for name, ranked in rows.items():
             scores[name].append(mrr_at([ids[p] for p, _ in ranked], {answer}))
     engine.close()
