@@ -113,6 +113,13 @@
             simsimd # int8 dot products for the notes meaning index (engines/embed/rows.py)
             simplemma # Finnish, Swedish and English base forms for products requests (engines/products/languages.py)
             mcp # `olai-tui mcp`; see pythonRelaxDeps below about its version
+            # The evaluation's ranking figures through trec_eval's definitions (engines/eval/metrics.py) and
+            # the paired test between two runs (engines/eval/judgements/runs.py); nixpkgs' names, not
+            # evaluated here (no nix on the build machine): a revision that lacks one builds it from PyPI
+            # as gguf is below.
+            ir-measures
+            pytrec-eval-terrier
+            scipy
             (gguf ps) # convert_e5.py writes e5's GGUF on first need (here the e5Model derivation has)
           ];
 
