@@ -54,6 +54,8 @@ def parse(argv):
     p.add_argument("--symmetric", type=int, default=1)
     p.add_argument("--split", type=int, default=0, help="1: camelCase cut into words before WordPiece")
     p.add_argument("--hard", type=int, default=0, help="1: each batch from one repository (hard negatives)")
+    p.add_argument("--joint", type=float, default=0.0,
+                   help="weight of the regression's loss kept in each contrastive step (0: none)")
     return p.parse_args(argv)
 
 
@@ -95,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         texts = [texts[i] for i in kept]
         targets = start.projected(vectors, basis)
         say(f"regression on {len(texts):,} texts")
-        train.regress(table, tok(texts), targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
+        teacher_ids = tok(texts)
+        train.regress(table, teacher_ids, targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
         figures["regress"] = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
         say(f"validation MRR@10 after the regression: {figures['regress']:.4f}")
     if "contrast" in steps:
@@ -107,15 +110,16 @@ def main(argv: list[str] | None = None) -> int:
             say(f"validation MRR@10 after contrastive epoch {epoch + 1}: {figure:.4f}")
 
         groups = [p.repo for p in fit] if args.hard else None
+        anchor = (teacher_ids, targets, args.joint) if args.joint > 0 and "regress" in steps else None
         train.contrast(table, q, c, args.epochs, args.batch, args.lr, args.seed, bool(args.symmetric), say, checked,
-                       groups)
+                       groups, anchor)
     digest = start.write_table(args.out, table)
     manifest = {
         "table": args.out.name, "sha256": digest, "dims": int(table.shape[1]), "dtype": "float16",
         "tokenizer": "all-MiniLM-L6-v2 WordPiece (the shipped GGUF's vocabulary, through llama.cpp)",
         "seed": args.seed, "steps": steps, "kinds": kinds, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
         "symmetric": bool(args.symmetric), "split_identifiers": bool(args.split),
-        "hard_negatives": bool(args.hard), "regress_epochs": args.regress_epochs,
+        "hard_negatives": bool(args.hard), "joint": args.joint, "regress_epochs": args.regress_epochs,
         "teacher_texts": len(texts) if "regress" in steps else 0,
         "pairs": {"train": len(fit), "validation": len(val),
                   **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},

@@ -120,10 +120,13 @@ def regress(table: np.ndarray, ids: Sequence[np.ndarray], targets: np.ndarray, e
 def contrast(table: np.ndarray, queries: Sequence[np.ndarray], codes: Sequence[np.ndarray], epochs: int,
              batch: int, lr: float, seed: int, symmetric: bool = True,
              say: Callable[[str], None] = print, after_epoch: Callable[[int], None] | None = None,
-             groups: Sequence[str] | None = None) -> None:
+             groups: Sequence[str] | None = None,
+             anchor: tuple[Sequence[np.ndarray], np.ndarray, float] | None = None) -> None:
     """MNRL over (queries[i], codes[i]), the batch's other codes as negatives; ``table`` in place.
     ``groups`` (each pair's repository): a batch is drawn from one repository where it can be, so its
-    negatives are the same project's code (hard negatives: a search ranks one repository's chunks)."""
+    negatives are the same project's code (hard negatives: a search ranks one repository's chunks).
+    ``anchor`` (the regression's texts, targets, weight): each step also pulls a batch of them toward
+    the teacher's vectors, so the contrast keeps what the regression taught."""
     rng = np.random.default_rng(seed)
     opt = SparseAdam(table.shape, lr)
     steps = epochs * (len(queries) // batch)
@@ -146,7 +149,18 @@ def contrast(table: np.ndarray, queries: Sequence[np.ndarray], codes: Sequence[n
             loss, g_q, g_c = mnrl(enc.vectors[:n], enc.vectors[n:], symmetric)
             losses.append(loss)
             grad = backward(enc, np.vstack([g_q, g_c]))
-            opt.step(table, enc.unique, grad, _lr_at(step, steps, lr))
+            rows = enc.unique
+            if anchor is not None:
+                texts, targets, weight = anchor
+                pick = rng.integers(0, len(texts), batch)
+                held = encode(table, [texts[i] for i in pick])
+                extra = backward(held, -weight * targets[pick] / batch)
+                rows = np.union1d(enc.unique, held.unique)
+                merged = np.zeros((len(rows), table.shape[1]), grad.dtype)
+                merged[np.searchsorted(rows, enc.unique)] += grad
+                merged[np.searchsorted(rows, held.unique)] += extra
+                grad = merged
+            opt.step(table, rows, grad, _lr_at(step, steps, lr))
             step += 1
         say(f"contrast epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.4f}")
         if after_epoch is not None:
