@@ -16,7 +16,7 @@ from olai_tui import interrupt
 
 class Progress:
     def __init__(self, label: str, stream=None, width: int = 28) -> None:
-        self.label = label
+        self.label = self.base = label
         self.stream = stream or sys.stderr
         self.width = width
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
@@ -24,6 +24,16 @@ class Progress:
         self._last_tenth = -1
         self._last_draw = 0.0
         self._started = time.monotonic()
+        self._drawn = False
+
+    def stage(self, name: str) -> None:
+        """Work in stages (notes: the static vectors, then the model's), each on its own line, named: the
+        last line a stage drew stays, so a person sees it reach its end before the next one starts."""
+        if self.tty and self._drawn:
+            self.stream.write("\n")
+        self.label = f"{self.base}: {name}"
+        self._last_tenth = -1
+        self._drawn = False
 
     def __call__(self, done: int, of: int) -> None:
         interrupt.check()  # a ctrl+c that a C callback swallowed stops the work here
@@ -38,6 +48,7 @@ class Progress:
             bar = "█" * filled + "░" * (self.width - filled)
             write_control(self.stream, "\r")  # the label may hold a corpus's name: only the redraw is ours
             self.stream.write(f"{self.label} {bar} {done:,}/{of:,}")
+            self._drawn = True
             self.stream.flush()
         else:
             tenth = done * 10 // of
@@ -48,7 +59,7 @@ class Progress:
 
     def finish(self, text: str = "") -> None:
         seconds = time.monotonic() - self._started
-        end = f"{self.label} done in {seconds:.1f} s{(': ' + text) if text else ''}"
+        end = f"{self.base} done in {seconds:.1f} s{(': ' + text) if text else ''}"
         if self.tty:
             write_control(self.stream, "\r\x1b[2K")
             self.stream.write(end + "\n")

@@ -76,6 +76,12 @@ class Sequenced:
         self.contextual.stop()
 
 
+def _stage(progress, name: str) -> None:
+    stage = getattr(progress, "stage", None)
+    if stage is not None:
+        stage(name)
+
+
 def onto(scores: np.ndarray, own: NotebookFloor, other: NotebookFloor) -> np.ndarray:
     """Cosines of one space mapped onto another's scale by their floors (weak bound to weak bound,
     confident floor to confident floor; linear between, a shift under and over)."""
@@ -172,6 +178,23 @@ class StaticStandIn:
             if self._sequence is None:
                 self._sequence = Sequenced(static, contextual)
         self._sequence.start()
+
+    def build_index(self, progress=None):
+        """`olai-tui index notes`: the static vectors first (about a minute at 100,000 notes), saved when
+        they are complete, then the model's. An index run interrupted during the model's part leaves
+        meaning for the whole notebook: searches rank every note by its static vectors where the
+        model's are not in yet. ``progress`` is told each stage's name first where it takes one
+        (``progress.stage(name)``: the command line's bar), then ``(done, of)`` as it moves."""
+        static = self.static_vectors
+        if static is not None and not self._contextual_complete():
+            _stage(progress, "static vectors")
+            static.build(progress=progress)  # a failure here leaves the model's index to answer alone
+            _stage(progress, "contextual vectors")
+        return self.vectors.build(progress=progress)
+
+    def _contextual_complete(self) -> bool:
+        state = self.vectors.state()
+        return state.state == "ready" or (state.of > 0 and state.done == state.of)
 
     def start(self) -> None:
         """Start indexing in the background, making the indexes there too: keying a 100,000-note vault's

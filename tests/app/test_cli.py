@@ -251,7 +251,7 @@ def test_a_search_that_waits_for_a_first_index_says_so_on_a_terminal_and_wipes_t
 
 
 # -- index --------------------------------------------------------------------------------------------
-PROGRESS = re.compile(r"^indexing notes ([\d,]+)/([\d,]+)$")
+PROGRESS = re.compile(r"^indexing notes: (static|contextual) vectors ([\d,]+)/([\d,]+)$")
 
 
 def test_index_prints_at_most_eleven_progress_lines_when_not_on_a_terminal(tmp_path):
@@ -266,10 +266,13 @@ def test_index_prints_at_most_eleven_progress_lines_when_not_on_a_terminal(tmp_p
     assert done.stdout == ""
     lines = done.stderr.splitlines()
     progress = [PROGRESS.match(line) for line in lines if PROGRESS.match(line)]
-    assert 2 <= len(progress) <= 11, lines
-    counts = [int(m.group(1).replace(",", "")) for m in progress]
-    assert counts == sorted(counts) and counts[-1] == count
-    assert {m.group(2).replace(",", "") for m in progress} == {str(count)}
+    # two stages, the static vectors first (a minute at most at 100,000 notes), then the model's
+    assert [m.group(1) for m in progress] == sorted((m.group(1) for m in progress), key=["static", "contextual"].index)
+    for stage in ("static", "contextual"):
+        counts = [int(m.group(2).replace(",", "")) for m in progress if m.group(1) == stage]
+        assert 1 <= len(counts) <= 11, lines
+        assert counts == sorted(counts) and counts[-1] == count
+    assert {m.group(3).replace(",", "") for m in progress} == {str(count)}
     assert "\r" not in done.stderr and "\x1b" not in done.stderr
     assert re.search(rf"indexing notes done in [\d.]+ s: {count} notes, {count} passages embedded now", lines[-1])
     assert len(lines) == len(progress) + 1, lines
@@ -287,3 +290,39 @@ def test_version_names_the_installed_release_and_help_names_no_internal_path():
     helps = "".join(cli(*args, "--help").stdout for args in ((), ("search",), ("index",), ("eval",), ("mcp",)))
     assert "usage: olai-tui" in helps
     assert not re.search(r"\b(olai_tui|engines)/", helps), "a help text names a module path"
+
+
+def test_a_build_in_stages_names_each_stage_on_its_own_line():
+    """`olai-tui index notes`: the static vectors' line stays at its end when the model's begins."""
+    import io
+
+    from olai_tui.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    bar = Progress("indexing notes", stream=out)
+    bar.stage("static vectors")
+    bar(10, 10)
+    bar.stage("contextual vectors")
+    bar(1, 10)
+    bar.finish("10 notes")
+    lines = out.getvalue().split("\n")
+    assert lines[0].endswith("10/10") and "indexing notes: static vectors" in lines[0]
+    assert lines[1].endswith("indexing notes done in 0.0 s: 10 notes")  # the last stage's line wiped by the total
+
+
+def test_a_build_in_stages_off_a_terminal_says_each_stage():
+    import io
+
+    from olai_tui.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress("indexing notes", stream=out)
+    bar.stage("static vectors")
+    bar(10, 10)
+    bar.stage("contextual vectors")
+    bar(0, 10)
+    assert out.getvalue().splitlines() == ["indexing notes: static vectors 10/10", "indexing notes: contextual vectors 0/10"]

@@ -148,3 +148,54 @@ def test_scores_are_mapped_by_the_two_floors():
     model = NotebookFloor(confident=0.40, weak=0.30, ceiling=0.40, embedder=0.38)
     mapped = onto(__import__("numpy").array([0.45, 0.50, 0.55, 0.60, 0.70]), static, model)
     assert __import__("numpy").allclose(mapped, [0.25, 0.30, 0.35, 0.40, 0.50], atol=1e-6)
+
+
+class Counted:
+    """The static embedder, its document texts counted."""
+
+    def __init__(self) -> None:
+        self.inner, self.documents = StaticEmbedder(), 0
+
+    def info(self):
+        return self.inner.info()
+
+    def embed(self, texts, kind):
+        if kind == "document":
+            self.documents += len(texts)
+        return self.inner.embed(texts, kind)
+
+
+def test_an_index_run_builds_the_static_vectors_first_and_an_interrupted_one_keeps_them(embedder, tmp_path):
+    """`olai-tui index notes` (build_index): the static vectors whole and saved before the model's; a run
+    stopped in the model's part leaves the next process meaning for every note, nothing embedded again."""
+    gated, static = Gated(embedder), Counted()
+    engine = NotesEngine(DEMO, embedder=gated, cache_dir=str(tmp_path), static=static)
+    stages, seen = [], []
+
+    class Bar:
+        def stage(self, name):
+            stages.append(name)
+
+        def __call__(self, done, of):
+            seen.append((stages[-1], done, of))
+
+    run = threading.Thread(target=engine.build_index, args=(Bar(),))
+    run.start()
+    try:
+        _until(lambda: stages == ["static vectors", "contextual vectors"], 60)
+        assert engine.static_vectors.state().state == "ready" and static.documents > 0
+        last_static = [(done, of) for stage, done, of in seen if stage == "static vectors"][-1]
+        assert last_static[0] == last_static[1] > 0, "the static stage reached its end before the next began"
+    finally:
+        engine.vectors.stop()  # interrupted in the model's part
+        gated.gate.set()
+        run.join(60)
+        engine.close()
+    again, model = Counted(), Gated(embedder)
+    model.gate.set()
+    later = NotesEngine(DEMO, embedder=model, cache_dir=str(tmp_path), static=again)
+    try:
+        assert later.static_vectors.build().state == "ready"
+        assert again.documents == 0, "the static vectors were kept, not embedded again"
+    finally:
+        later.close()
