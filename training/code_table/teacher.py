@@ -2,7 +2,7 @@
 training texts, computed once and kept in the project's vector cache under the user cache dir.
 
 This is the slow part of a reproduction: on 2 cores MiniLM embeds ~40 chunks a second (CoSQA's 6,267
-functions in ~160 s), so the texts are capped (``TEACHER_TEXTS`` in __main__.py) and the cache keeps
+functions in ~160 s), so the texts are capped (``TEACHER_CODES`` and ``TEACHER_QUERIES`` in __main__.py) and the cache keeps
 what was embedded every SAVE_EVERY texts: an interrupted run goes on where it stopped.
 """
 
