@@ -37,15 +37,18 @@ def is_right(p: Product, spec: IdRequest) -> bool:
     return named and keeps_rules(p, spec)
 
 
+def first_and_top3(right: list[bool], labels) -> tuple[bool, bool]:
+    """Right first, and right in the top 3; with a judge's labels (smart) only what it calls a match
+    counts as an answer."""
+    if labels is not None:
+        shown = [i for i, lab in enumerate(labels) if lab in ("exact", "variant")]
+        return bool(shown) and shown[0] == 0 and right[0], any(right[i] for i in shown if i < 3)
+    return bool(right[:1] and right[0]), any(right[:3])
+
+
 def score(products: list[Product], spec: IdRequest, labels) -> dict:
     right = [is_right(p, spec) for p in products]
-    if labels is not None:  # smart: only what it calls a match counts as an answer
-        shown = [i for i, lab in enumerate(labels) if lab in ("exact", "variant")]
-        first = bool(shown) and shown[0] == 0 and right[0]
-        top3 = any(right[i] for i in shown if i < 3)
-    else:
-        first = bool(right[:1] and right[0])
-        top3 = any(right[:3])
+    first, top3 = first_and_top3(right, labels)
     dropped = any(not keeps_rules(p, spec) for p in products[:3]) if (spec.claims or spec.avoid) else False
     out: dict = {"right_first": float(first), "in_top3": float(top3), "dropped": float(dropped)}
     for lang in LANGS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from engines.eval.fineli.configs import IdConfigs
+from engines.eval.fineli.configs import IdConfigs, first_and_top3
 from engines.eval.fineli_sv.load import CATALOGUE, DEV, LANGS, SwedishRequest, load_swedish_requests
 from engines.eval.runner import Outcome, Request
 from engines.eval.suite import Suite, Verdict, need
@@ -29,13 +29,8 @@ def score(products: list[Product], spec: SwedishRequest, labels, flags) -> dict:
     said_not_sold = bool(flags and "not_sold" in flags)
     if spec.not_sold:
         first = top3 = said_not_sold
-    elif labels is not None:  # smart: only what it calls a match counts as an answer
-        shown = [i for i, lab in enumerate(labels) if lab in ("exact", "variant")]
-        first = bool(shown) and shown[0] == 0 and right[0]
-        top3 = any(right[i] for i in shown if i < 3)
     else:
-        first = bool(right[:1] and right[0])
-        top3 = any(right[:3])
+        first, top3 = first_and_top3(right, labels)
     ok = said_not_sold == spec.not_sold
     out: dict = {"right_first": float(first), "in_top3": float(top3),
                  "false_not_sold": float(said_not_sold and not spec.not_sold),
