@@ -67,10 +67,6 @@ class ShownStream:
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
-    @property
-    def wrapped(self) -> TextIO:
-        return self._stream
-
     def write(self, text: str) -> int:
         return self._stream.write(shown(text))
 

@@ -166,7 +166,6 @@ def print_answer(answer: Answer, stream=None) -> None:
     print_bold(line, out, bold)
 
 
-
 # How a person reads an answer on the terminal, by the layout the engine declares
 # (``Presentation.printout``): "judged" is the words as read, a badge per row, "we do not sell that".
 RENDERERS = {"judged": print_products}
