@@ -1,6 +1,7 @@
 """Files written whole or not at all: a temporary file beside the target, flushed to disk, renamed over
 it. A reader (or a run killed midway) sees the old file or the new one, never half of one; a failed
 write leaves no temporary file behind. Every cache and index the engines keep is written this way.
+Processes that write one file take turns on an flock beside it (``taking_turns``).
 """
 
 from __future__ import annotations
@@ -39,3 +40,19 @@ def atomic_file(path: str | os.PathLike, mode: str = "wb", prefix: str | None = 
                 os.fsync(folder)
             finally:
                 os.close(folder)
+
+
+@contextmanager
+def taking_turns(lock: str | os.PathLike, shared: bool = False) -> Iterator[None]:
+    """Held while a file is written (``shared``: read) by one process of several: an flock on ``lock``
+    (made with its folder where missing), which the kernel lets go of when its holder dies."""
+    import fcntl
+
+    lock = Path(lock)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor lets go of the flock

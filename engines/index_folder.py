@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.atomic import atomic_file
+from engines.atomic import atomic_file, taking_turns
 from engines.locations import cache_root
 
 MANIFEST = "manifest.json"
@@ -112,15 +112,8 @@ def one_writer(folder: Path):
     turns, so neither removes the files of the other's generation before its manifest names them (two
     `index notes` at once left a manifest naming removed files). An flock: the kernel lets go of it when
     its holder dies."""
-    import fcntl
-
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / WRITER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with taking_turns(folder / WRITER_LOCK):
         yield
-    finally:
-        os.close(fd)
 
 
 def write_manifest(folder: Path, manifest: dict) -> None:

@@ -19,12 +19,10 @@ import hashlib
 import json
 import os
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
-from engines.atomic import atomic_file
+from engines.atomic import atomic_file, taking_turns
 from engines.errors import BadInput
 from engines.locations import data_root
 
@@ -190,17 +188,8 @@ class Judgements:
             self._said.add(line)
             self.problems.append(line)
 
-    @contextmanager
-    def _locked(self, shared: bool) -> Iterator[None]:
-        import fcntl
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing the descriptor lets go of the flock
+    def _locked(self, shared: bool):
+        return taking_turns(str(self.path) + ".lock", shared=shared)
 
 
 def _inside(path: Path, folder: Path) -> bool:
