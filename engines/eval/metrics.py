@@ -20,7 +20,7 @@ import math
 from typing import Mapping, Sequence
 
 import ir_measures
-from ir_measures import RR, R, Judged, P, nDCG
+from ir_measures import RR, R, P, nDCG
 
 
 def _qrels(judged: Mapping[str, float] | set[str]) -> dict[str, dict[str, int]]:
@@ -50,11 +50,6 @@ def calc(measures: Sequence, ranked: Sequence[str], judged: Mapping[str, float] 
     for metric in ir_measures.iter_calc(list(measures), qrels, run):
         found[metric.measure] = float(metric.value)
     return found
-
-
-def dcg(gains: Sequence[float]) -> float:
-    """DCG of gains in rank order (trec_eval's: gain over log2 of rank + 1); for the figures' docstrings."""
-    return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
 
 
 def ndcg_at(ranked: Sequence[str], judged: Mapping[str, float], k: int = 10) -> float:
@@ -125,9 +120,5 @@ def graded_recall_at(ranked: Sequence[str], judged: Mapping[str, float], k: int,
 
 def unrated_at(ranked: Sequence[str], judged: Mapping[str, float], k: int = 10) -> int:
     """How many of the first ``k`` ranked ids have no judgement (Quepid lists them: a figure over unrated
-    rows is a guess). Judged@k (ir-measures, through pytrec_eval) is the judged share of the first
-    ``k`` rows, or of all of them where fewer were ranked."""
-    top = len(dict.fromkeys(str(d) for d in ranked[:k]))
-    if not judged:
-        return top
-    return top - round(calc([Judged @ k], ranked, judged)[Judged @ k] * top)
+    rows is a guess): a count, not a ranking figure, so no library is asked for it."""
+    return sum(1 for d in dict.fromkeys(str(d) for d in ranked[:k]) if d not in judged)
