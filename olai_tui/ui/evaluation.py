@@ -75,7 +75,7 @@ def graded_corpora(panes) -> list[GradedCorpus]:
         adapter = pane.adapter
         if adapter.made:
             engine = adapter.engine
-            corpus = adapter.corpus if adapter.corpus is not None else engine.corpus_label
+            corpus = adapter.graded_corpus
             out.append(GradedCorpus(adapter.name, adapter.label or str(corpus), corpus, tuple(engine_configs(engine)),
                                     lambda adapter=adapter: adapter.engine))
     return out

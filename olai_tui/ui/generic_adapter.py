@@ -53,6 +53,11 @@ class EngineAdapter:
     def made(self) -> bool:
         return self._engine.made
 
+    @property
+    def graded_corpus(self):
+        """The corpus a person's grades of this pane are kept for: as given, else as the engine names it."""
+        return self.corpus if self.corpus is not None else self.engine.corpus_label
+
     def load(self) -> None:
         self._engine.get()
 

@@ -14,10 +14,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.screen import Screen
 
+from engines.eval.judgements.store import GRADE_WORDS
+
 if TYPE_CHECKING:
     from olai_tui.ui.pane import SearchPane
 
-GRADE_WORDS = {3: "exactly right", 2: "good or a stand-in", 1: "related", 0: "irrelevant"}
 TYPED_SEARCH_SCORE = 0.2  # below a good fuzzy match of a command's name, above none
 
 
@@ -95,7 +96,7 @@ def workbench_commands(app: Workbench) -> list[Command]:
         *(Command(f"Grade row {n}: {word}",
                   f"the highlighted row, for the current query, kept for `olai-tui eval {name} --judged`; again clears"
                   f" ({key(f'grade-{n}')})", partial(pane.table.action_grade, n))
-          for n, word in GRADE_WORDS.items()),
+          for n, word in sorted(GRADE_WORDS.items(), reverse=True)),
         evaluate,
     ]
     return commands

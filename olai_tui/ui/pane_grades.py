@@ -31,8 +31,7 @@ class PaneGrades:
             from engines.eval.judgements.store import Judgements
 
             adapter = self.adapter  # type: ignore[attr-defined]
-            corpus = adapter.corpus if adapter.corpus is not None else adapter.engine.corpus_label
-            self._judgements = Judgements(adapter.name, corpus)
+            self._judgements = Judgements(adapter.name, adapter.graded_corpus)
         try:
             stat = self._judgements.path.stat()
             now: tuple | None = (stat.st_size, stat.st_mtime_ns)
