@@ -151,7 +151,7 @@ class RulesJudge:
     def judge_one(self, request: Request, product: Product) -> Judgement:
         found = self._judge_one(request, product)
         if found.label in ("exact", "variant") and not request.code:
-            return another_animal(request, product, found, self.knowledge, self.parts) or found
+            return another_animal(request, product, self.knowledge, self.parts, found.confidence) or found
         return found
 
     def _judge_one(self, request: Request, product: Product) -> Judgement:
@@ -311,11 +311,11 @@ def check_labels(request: Request, candidates: Sequence[Product], judgements: li
     return out
 
 
-def another_animal(request, product, judgement, knowledge, parts):
+def another_animal(request, product, knowledge, parts, confidence: float = 1.0):
     """A match relabelled when the words name an animal of a meat and the product another: a stand-in
     when it names none of those said ("Köttfärs av lamm" for "nötfärs"), or names none at all where its
     kind says no animal either ("Köttfärs, medelvärde" for "vildsvinsfärs"); a variant when it names one
-    more ("Köttfärs gris-nöt" for "nötfärs"). None: the judgement stands."""
+    more ("Köttfärs gris-nöt" for "nötfärs"), at most the match's ``confidence``. None: the judgement stands."""
     kinds = [knowledge.kinds[k] for k in request.kinds if k in knowledge.kinds]
     if not kinds:  # words alone ("lammfärs", a word the catalogue holds whole): the product's kind says it is meat
         kinds = [knowledge.kinds[k] for k in product.kinds[:1] if k in knowledge.kinds]
@@ -330,8 +330,8 @@ def another_animal(request, product, judgement, knowledge, parts):
         named = animals_named([w for label in kind.labels.values() for w in words(label)], parts) if kind else named
     if not named or not named & wanted:
         which = "/".join(sorted(named)) if named else "no animal named"
-        return Judgement("standin", min(judgement.confidence, 0.6), f"{which}, not {'/'.join(sorted(wanted))}")
+        return Judgement("standin", min(confidence, 0.6), f"{which}, not {'/'.join(sorted(wanted))}")
     if named - wanted:
-        return Judgement("variant", min(judgement.confidence, 0.7),
+        return Judgement("variant", min(confidence, 0.7),
                          f"{'/'.join(sorted(named - wanted))} too, not {'/'.join(sorted(wanted))} alone")
     return None

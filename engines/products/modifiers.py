@@ -36,7 +36,7 @@ ANIMALS: dict[str, tuple[str, ...]] = {
     "deer": ("hjort", "hjortkott", "peura", "peuran", "venison", "deer"),
     "wild boar": ("vildsvin", "villisika", "villisian", "boar"),
     "horse": ("hast", "hastkott", "hevonen", "hevosen", "horse"),
-    "rabbit": ("kanin", "kani", "kanin", "rabbit"),
+    "rabbit": ("kanin", "kani", "rabbit"),  # "kanin": Swedish, and the Finnish genitive of kani
 }
 ANIMAL_OF: dict[str, str] = {w: animal for animal, ws in ANIMALS.items() for w in ws}
 
@@ -89,4 +89,3 @@ def animals_named(words: Iterable[str], parts: Callable[[str], tuple[str, ...]])
             if p in ANIMAL_OF:
                 found.add(ANIMAL_OF[p])
     return frozenset(found)
-

@@ -63,7 +63,7 @@ def checked(request: Request, pool: Sequence[Product], judgements: list[Judgemen
     out = []
     lifted = 0
     for product, j in zip(pool, judgements):
-        other_animal = another_animal(request, product, Judgement("exact", 1.0), knowledge, languages.parts)
+        other_animal = another_animal(request, product, knowledge, languages.parts)
         if j.label == "standin" and other_animal is None and carries(product, parts, request, languages):
             out.append(Judgement("variant", CARRIED_CONFIDENCE, f"its name carries every part said "
                                                                 f"({', '.join(parts)}); {j.why}"))
@@ -77,4 +77,3 @@ def checked(request: Request, pool: Sequence[Product], judgements: list[Judgemen
            "recalled": [{"id": p.id, "name": p.name, "label": j.label, "why": j.why}
                         for p, j in list(zip(pool, judgements))[:REASON_ROWS]]}
     return judgements, why
-
