@@ -19,7 +19,8 @@ from engines.contract import Console, Option
 from engines.errors import BadInput
 from engines.terminal_text import ShownStream
 from olai_tui import interrupt
-from olai_tui.errors import UsageError, shown
+from olai_tui.corpus_argument import corpus_given, is_url
+from olai_tui.errors import UsageError
 
 COMMANDS = ("search", "index", "eval", "bench", "mcp", "model", "judgements")
 
@@ -250,7 +251,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from olai_tui.workbench import run_app
 
         pane = args.command or registry.specs()[0].name  # the first registered engine's pane
-        return run_app({pane: _corpus(getattr(args, "path", None), pane)}, pane=pane)
+        return run_app({pane: corpus_given(getattr(args, "path", None), pane)}, pane=pane)
     registry.for_commands()  # no one types into a command: its threads share one heap
     engine = getattr(args, "engine", None)
     if engine is not None:
@@ -264,7 +265,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         instead = [o.name for o in registry.spec(engine).options if o.instead_of_corpus and options.get(o.name)]
         if instead and args.corpus is not None:
             raise UsageError(f"--{instead[0]} and --corpus: give one or the other")
-        corpus = None if instead else _corpus(args.corpus, engine)
+        corpus = None if instead else corpus_given(args.corpus, engine)
         if args.command == "index":
             return commands.index(engine, corpus, **options)
         return commands.search(engine, args.query, corpus, args.limit, args.tiers, args.json, wait=args.wait,
@@ -301,7 +302,7 @@ def _index_command(engine: str, args: argparse.Namespace) -> int:
     _options(args, engine, besides=frozenset(o.name for o in spec.index_options))  # another engine's: bad here
     if spec.index_command is None:
         raise UsageError(f"index: {engine} declares index options but no command to run them")
-    corpus = _corpus(args.corpus, engine) or spec.default_corpus()
+    corpus = corpus_given(args.corpus, engine) or spec.default_corpus()
     options = {o.name: _given(getattr(args, o.name, None), o.default) for o in spec.index_options}
     return spec.index_command(lambda: commands.open_engine(engine, corpus, wait_for_index=True), options,
                               _console("olai-tui"))
@@ -319,29 +320,9 @@ def _bench(engine: str, args: argparse.Namespace) -> int:
     if found is None:
         raise UsageError(f"bench: no benchmark for {engine} (benchmarks: {', '.join(benched()) or 'none'})")
     corpus = args.corpus or None  # a bench names a corpus that is not there itself
-    if corpus is not None and not _is_url(corpus, engine):
+    if corpus is not None and not is_url(corpus, engine):
         corpus = Path(corpus)
     return found.run(corpus, args.json, args.quick, _console("olai-tui"))
-
-
-def _is_url(path: str, engine: str) -> bool:
-    """A corpus the engine reads from a URL (products: a catalogue kept in a database), kept a string:
-    a Path would fold sqlite:///x to sqlite:/x."""
-    urls = registry.spec(engine).corpus_urls
-    return bool(urls) and path.lower().startswith(urls)
-
-
-def _corpus(path: str | None, engine: str) -> Path | str | None:
-    if path is None:
-        return None  # the engine's own default (its demo corpus)
-    if _is_url(path, engine):
-        return path
-    corpus = Path(path)
-    if not corpus.exists():
-        raise UsageError(f"{shown(path)}: no such file or directory")
-    if not os.access(corpus, os.R_OK):
-        raise UsageError(f"{shown(path)}: permission denied")
-    return corpus
 
 
 if __name__ == "__main__":

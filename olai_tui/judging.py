@@ -56,19 +56,14 @@ def asked(args: argparse.Namespace) -> bool:
 
 
 def _corpus(engine: str, given: str | None):
+    """The corpus graded: ``--corpus`` checked as every command checks it, else the engine's demo."""
     from engines import registry
+    from olai_tui.corpus_argument import corpus_given
 
-    if given is None:
-        found = registry.spec(engine).default_corpus()
-        if found is None:
-            raise UsageError(f"{engine}: give a corpus (--corpus PATH)")
-        return found
-    if "://" in given:
-        return given
-    path = Path(given)
-    if not path.exists():
-        raise UsageError(f"{shown(given)}: no such file or directory")
-    return path
+    found = corpus_given(given, engine) or registry.spec(engine).default_corpus()
+    if found is None:
+        raise UsageError(f"{engine}: give a corpus (--corpus PATH)")
+    return found
 
 
 def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
