@@ -95,9 +95,13 @@ def known_dataset(engine: str, name: str) -> None:
 
 def pick(engine: str, name: str, asked: Sequence[str] | None) -> list[str]:
     """The configurations asked for, in the order given; an unknown one (or dataset) names the known ones."""
-    known = configs_of(engine, name)
     if not asked:
         return default_configs(engine, name)
+    return known_configs(configs_of(engine, name), asked)
+
+
+def known_configs(known: Sequence[str], asked: Sequence[str]) -> list[str]:
+    """``asked``, in the order given, each one of ``known``; an unknown one names the known ones."""
     unknown = [c for c in asked if c not in known]
     if unknown:
         raise DatasetError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(known)})")

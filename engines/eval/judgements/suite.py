@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from engines.eval.datasets import DatasetError
+from engines.eval.datasets import DatasetError, known_configs
 from engines.eval.judgements import exchange
 from engines.eval.judgements.items import resolve
 from engines.eval.judgements.store import Judgements
@@ -61,12 +61,7 @@ class JudgedSuite(Suite):
 
 
 def pick_configs(factories: Mapping, asked: Sequence[str] | None) -> list[str]:
-    if not asked:
-        return list(factories)
-    unknown = [c for c in asked if c not in factories]
-    if unknown:
-        raise DatasetError(f"--configs: unknown configuration {unknown[0]!r} (known: {', '.join(factories)})")
-    return list(asked)
+    return known_configs(list(factories), asked) if asked else list(factories)
 
 
 def requests_of(graded: Mapping[str, Mapping[str, int]]) -> list[Request]:
