@@ -1,0 +1,51 @@
+"""The code table that ships: where it lives, the bytes it must be, and the embedder that reads it.
+
+The table was trained here (training/code_table, issue 45: MiniLM's token rows, regressed onto MiniLM's
+own vectors of the training corpus, then trained contrastively on doc comment -> code pairs of 57
+repositories that are none of the benchmark's). It cannot be rebuilt at install time: its teacher
+vectors alone take most of an hour on 2 cores. So it is shipped beside MiniLM's GGUF, its sha256
+pinned here (tests/engines/test_trained_code_table.py), with its manifest beside it (the same name
+with ``.json``: corpus commits and licences, pair counts, steps, validation figures).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from engines.embed import provenance
+from engines.embed.base import EmbedderUnavailable
+
+FILENAME = "olai-code-table.f16.npy"
+SHA256 = "65713b6562a54f0f4fa2b2d94a3f1a7ed955e06149d31c7601661f0eb7fed039"
+# The cosine under which a symbol's resemblance to a query is noise in this table's space.
+# `.venv/bin/python -m engines.eval.tuning.code_table_floor --repos 12` (semble dev, 2026-12-05): 34 junk
+# queries' best cosine per repository p50 0.315, p90 0.509, max 0.685; the wanted symbol's cosine
+# p10 0.656, p50 0.784. At 0.50, 11 % of the junk maxima pass and 3 % of the wanted symbols are cut.
+FLOOR = 0.50
+ENABLE = "reinstall olai-tui (its wheel carries the trained code table beside MiniLM's model)"
+
+
+def locations() -> list[Path]:
+    """Where the table may live, first found wins: inside the package (a checkout, the wheel, the Nix
+    build), then under the install prefix."""
+    return [provenance.PACKAGED_MODEL.parent / FILENAME,
+            Path(os.sys.prefix) / "share" / "olai-tui" / "models" / FILENAME]
+
+
+def shipped_path() -> Path:
+    return next((p for p in locations() if p.is_file()), locations()[0])
+
+
+def trained_code_table():
+    """The code pane's static embedder over the shipped table; EmbedderUnavailable (one line, what
+    enables it) when the file is missing or is not the pinned bytes."""
+    from engines.embed.code_table import CodeTableEmbedder
+    from engines.embed.llama import sha256_file
+
+    path = shipped_path()
+    if not path.is_file():
+        raise EmbedderUnavailable(f"no trained code table at {path}", ENABLE)
+    if sha256_file(path) != SHA256:
+        raise EmbedderUnavailable(f"{path} is damaged (its sha256 is not the pinned one)", ENABLE)
+    return CodeTableEmbedder(path, floor=FLOOR)
