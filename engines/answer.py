@@ -75,6 +75,25 @@ class TierReport:
         return out
 
 
+def answered_by_vectors(report: TierReport) -> TierReport:
+    """A model tier still building its model's index, whose stand-in vectors (``vectors``: the static
+    ones) cover every item, answered for the whole corpus: ``answered``, with the model's progress
+    (done/of) and each kind's share kept. Otherwise the report as it is."""
+    shares = report.vectors or {}
+    if report.status != "indexing" or not shares or max(shares.values()) < 1.0:
+        return report
+    return TierReport(report.name, "answered", report.ms, report.count, report.reason, report.enable, report.done,
+                      report.of, report.vectors)
+
+
+def still_building(report: TierReport) -> bool:
+    """The tier answered or is answering while its model's vectors are not all in: a later answer
+    will differ (the workbench asks again once they are)."""
+    shares = report.vectors or {}
+    return report.status == "indexing" or (report.status == "answered" and "contextual" in shares
+                                           and shares["contextual"] < 1.0)
+
+
 @dataclass
 class Batch:
     """One step of an answer: rows to append and the tier reports this step settles."""

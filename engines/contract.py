@@ -285,7 +285,7 @@ class Engine(abc.ABC):
 
     @classmethod
     def opt_in_tiers(cls) -> tuple[str, ...]:
-        """Shown tiers that are off until a person switches them on (code's embedding: the model)."""
+        """Shown tiers that are off until a person switches them on."""
         return tuple(t for t in cls.shown_tiers() if t not in cls.default_tiers)
 
     def search_shown(self, query: str, limit: int, tiers: Sequence[str]) -> Iterator[Batch]:

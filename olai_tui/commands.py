@@ -9,7 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from engines.answer import Answer
+from engines.answer import Answer, still_building
 from engines.contract import Engine
 from engines.errors import BadInput
 from engines.terminal_text import json_text, one_line, print_bold
@@ -81,6 +81,10 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
             report.enable = report.enable or finish
             print(f"olai-tui: {report.name} is still indexing ({report.done or 0:,}/{report.of or 0:,} "
                   f"{engine.item_noun}): answered with what is indexed; to finish: {finish}", file=sys.stderr)
+        elif still_building(report):
+            print(f"olai-tui: {report.name} answered for every item from its static vectors; the model's "
+                  f"are still building ({report.done or 0:,}/{report.of or 0:,} {engine.item_noun}); "
+                  f"to finish: {finish}", file=sys.stderr)
     if as_json:
         # the exact text, with what a terminal would act on escaped (C1, bidi): it reads back the same
         sys.stdout.write(json_text(json.dumps(answer.to_json(), ensure_ascii=False)) + "\n")

@@ -1,15 +1,20 @@
-"""The code engine: BM25 over symbols always answers; an opt-in embedding tier adds meaning.
+"""The code engine: BM25 over symbols always answers; the embedding tier adds meaning.
+
+The embedding tier's vectors are the trained code table's (static_vectors.py: every symbol in seconds,
+``"vectors": {"static": 1.0}``) unless contextual vectors are asked for (``[code] contextual = true`` in
+config.toml, or an embedder handed in: MiniLM, about an hour on a large tree). Then the static vectors
+answer until MiniLM's index is complete (the tier says ``indexing`` with what each kind covers, a row
+``"vectors": "static"``), and MiniLM's after.
 
 ``search`` yields batches in the envelope of engines/answer.py:
 
-- lexical only (the default): one batch of BM25 hits, the embedding tier reported ``off`` with what
-  enables it.
-- with the embedding tier, while its index is still building: the lexical batch at once, then the
-  symbols embedded so far fill what is left of the limit, marked ``≈`` (``indexing done/of``).
-- with the embedding tier ready: one batch merging both (``merge="fused"``, the default, chosen by
-  measurement; ``merge="merged"`` keeps lexical first and fills with meaning). A query embedding costs
-  milliseconds, so the merged answer is not held back behind a slow model, and a row once shown
-  never moves.
+- lexical only (``--tiers lexical``): one batch of BM25 hits, the embedding tier reported ``off``.
+- with the embedding tier, while the vectors that answer are still building: the lexical batch at
+  once, then the symbols embedded so far fill what is left of the limit, marked ``≈`` (``indexing done/of``).
+- with them ready: one batch merging both (``merge="fused"``, the default, chosen by measurement, with
+  each kind of vectors' own weights: merge.py; ``merge="merged"`` keeps lexical first and fills with
+  meaning). A query embedding costs milliseconds, so the merged answer is not held back behind a slow
+  model, and a row once shown never moves.
 
 Source never leaves the process: the embedder is always the local llama.cpp one (or one a test
 passes in); a remote endpoint configured for other panes is ignored here, with a notice.
@@ -25,7 +30,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import Batch, TierReport, ms_since
+from engines.answer import Batch, TierReport, answered_by_vectors, ms_since
 from engines.bounded_read import read_lines
 from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
@@ -35,23 +40,36 @@ from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest
-from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, blend, fill,
-                                fuse)
+from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_BLEND_WEIGHT,
+                                STATIC_FUSION_HEADS, STATIC_FUSION_K, STATIC_FUSION_WEIGHTS, blend,
+                                evidence_first, fill, fuse)
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
+from engines.code.static_vectors import StaticVectorIndex
 from engines.code.symbols import Symbol
 from engines.code.vectors import VectorIndex
 from engines.embed.background_index import LazyVectors
-from engines.embed.base import Embedder
+from engines.embed.base import Embedder, EmbedderUnavailable
+from engines.embed.index_state import IndexState
 from engines.problems import Problem
 
 ENGINE = "code"
 TIERS = (LEXICAL, EMBEDDING)
-DEFAULT_TIERS = (LEXICAL,)  # the embedding tier is opt-in (--tiers lexical,embedding, the palette, config)
+DEFAULT_TIERS = (LEXICAL, EMBEDDING)  # meaning by the trained code table from the first search
 CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merge.py) are within it
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
+STATIC, CONTEXTUAL = "static", "contextual"  # which vectors answer (the tier's ``vectors``, a row's)
+ENABLE_CONTEXTUAL = "set contextual = true under [code] in config.toml (MiniLM: about an hour on a large tree)"
+
+
+def contextual_asked() -> bool:
+    """``[code] contextual = true`` in config.toml: MiniLM's vectors, built after the static ones."""
+    from engines.settings import read_config
+
+    section = read_config().section("code")
+    return isinstance(section, dict) and section.get("contextual") is True
 
 
 class CodeEngine(LazyVectors, CodePresenting, Engine):
@@ -66,11 +84,15 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                  embedder: Embedder | None = None, cache_dir: str | None = None, wait_for_index: bool = False,
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
                  remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 persist: bool = True, search: SearchSettings | None = None) -> None:
+                 persist: bool = True, search: SearchSettings | None = None, static: bool = True,
+                 static_embedder: Embedder | None = None, contextual: bool | None = None) -> None:
         """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
         ``progress(files read, of)`` while a tree is read. ``persist``: keep the tree's index in the
         cache (under ``cache_dir`` when given, else the user cache) and read it back on the next open.
         ``search``: which backend answers (engines/code/milvus/router.py); None: config's ``[code.search]``.
+        ``contextual``: whether contextual vectors are asked for (None: where an ``embedder`` is given or
+        config.toml asks; their model is ``embedder``, else the configured one, MiniLM). ``static``: the
+        trained code table's vectors answer first (``static_embedder``: another table, for the tuning tools).
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -108,6 +130,10 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         self._scope = scope or "|".join(str(s.root) for s in self.sources) or str(self.root)
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
+        self._contextual = (embedder is not None or contextual_asked()) if contextual is None else contextual
+        self._static_wanted, self._static_embedder = static, static_embedder
+        self._static: StaticVectorIndex | None = None
+        self._static_problem: EmbedderUnavailable | None = None
         self._lock = threading.Lock()
         self._router = Routed(self, search)
         self._install(index, write=changed)
@@ -186,14 +212,102 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
             self._lexical = lexical
         if write and self._writer is not None:
             self._writer.write_later(index)
-        if self._vectors is not None:
-            self._vectors.set_texts(index.embed_texts())
+        if self._vectors is not None or self._static is not None:
+            texts = index.embed_texts()
+            for vectors in (self._vectors, self._static):
+                if vectors is not None:
+                    vectors.set_texts(texts)
 
     # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
     def _new_index(self) -> VectorIndex:
         index = VectorIndex(self.embedder, scope=self._scope, cache_dir=self._cache_dir)
         index.set_texts(self._index.embed_texts())
         return index
+
+    @property
+    def static_vectors(self) -> StaticVectorIndex | None:
+        """The trained code table's index (made on first use), or None where it cannot answer (the table
+        missing or damaged: ``static_problem`` says why) or this engine was made without it."""
+        if not self._static_wanted or self._static_problem is not None:
+            return None
+        with self._lock:
+            if self._static is None:
+                try:
+                    embedder = self._static_embedder
+                    if embedder is None:
+                        from engines.embed.trained_code_table import trained_code_table
+
+                        embedder = trained_code_table()
+                    embedder.info()  # the table read now: a damaged file is said here, once
+                except EmbedderUnavailable as exc:
+                    self._static_problem = exc
+                    return None
+                index = StaticVectorIndex(embedder, scope=self._scope, cache_dir=self._cache_dir)
+                index.set_texts(self._index.embed_texts())
+                self._static = index
+            return self._static
+
+    def _meaning_source(self) -> "tuple[VectorIndex, Embedder, str] | TierReport":
+        """Which vectors answer now, brought up as this engine waits (built) or not (started): the static
+        ones, or the contextual ones where asked for and complete (or waited for); a report where none can."""
+        static = self.static_vectors
+        if self._contextual:
+            contextual = self.vectors
+            self._bring_up(contextual)
+            if static is None or self.wait_for_index or contextual.state().state == "ready":
+                return contextual, self.embedder, CONTEXTUAL
+            self._bring_up(static)
+            return (static, static.embedder, STATIC) if static.state().state == "ready" else \
+                (contextual, self.embedder, CONTEXTUAL)
+        if static is None:
+            problem = self._static_problem
+            return TierReport(EMBEDDING, "unavailable", None, 0, reason=problem.reason if problem else "no static table",
+                              enable=problem.enable if problem else ENABLE_CONTEXTUAL)
+        self._bring_up(static)
+        return static, static.embedder, STATIC
+
+    def _bring_up(self, index: VectorIndex) -> None:
+        if self.wait_for_index:
+            if index.state().state != "ready":
+                index.build(progress=self.waiting("embedding symbols"))
+        else:
+            index.start()
+
+    def build_index(self, progress=None):
+        """`olai-tui index code`: the static vectors first (seconds), then MiniLM's where asked for, each
+        with its own progress (``progress.stage(name)`` first where it takes one)."""
+        static = self.static_vectors
+        state = None
+        if static is not None:
+            _stage(progress, "static vectors")
+            state = static.build(progress=progress)
+        if not self._contextual:
+            if state is None:
+                problem = self._static_problem
+                return IndexState("unavailable", 0, len(self._symbols), problem.reason if problem else None,
+                                  problem.enable if problem else None)
+            return state
+        if static is not None:
+            _stage(progress, "contextual vectors")
+        return self.vectors.build(progress=progress)
+
+    def start_indexing(self) -> None:
+        static = self.static_vectors
+        if static is not None:
+            static.start()
+        if self._contextual or static is None:
+            if self._contextual:
+                self.vectors.start()
+
+    def stop_indexing(self) -> None:
+        if self._static is not None:
+            self._static.stop()
+        super().stop_indexing()
+
+    def index_summary(self, state) -> str:
+        if self._contextual or self._static is None:
+            return super().index_summary(state)
+        return f"{state.of:,} {self.item_noun}, {self._static.embedded_texts.count:,} {self.embedded_noun} now (static)"
 
     def close(self) -> None:
         self.stop_indexing()
@@ -214,7 +328,9 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         return self.label
 
     def start(self) -> None:
-        """Nothing: the embedding tier is opt-in, its index starts when a search first asks for it."""
+        """The static vectors start building (seconds), and MiniLM's after them where asked for."""
+        if not recall_switched_off():
+            self.start_indexing()
 
     def watch(self) -> Watcher | None:
         from engines.code.live import CodeWatcher
@@ -226,8 +342,10 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         return watcher
 
     def rank(self, tier: str, query: str, depth: int = 100) -> list[Ranked]:
-        if tier == EMBEDDING and self._vectors is not None and not recall_switched_off():
-            self._vectors.build()  # a tier's own ranking is its whole answer, not what is embedded so far
+        if tier == EMBEDDING and not recall_switched_off():
+            source = self._meaning_source()
+            if not isinstance(source, TierReport):
+                source[0].build()  # a tier's own ranking is its whole answer, not what is embedded so far
         return ranked_by_search(self, tier, query, depth)
 
     def symbol_of(self, item_id: str) -> Symbol | None:
@@ -247,9 +365,15 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                        getattr(symbol, "language", "python"))
 
     def status(self) -> EngineStatus:
-        state = self._vectors.state() if self._vectors is not None else None
-        tiers = [TierReport(LEXICAL, "answered", count=len(self._symbols)),
-                 model_tier_report(EMBEDDING, state, recall_switched_off(), asked=state is not None)]
+        answering = self._vectors if self._contextual else self._static
+        state = answering.state() if answering is not None else None
+        if state is None and not self._contextual and self._static_problem is not None:
+            state = IndexState("unavailable", 0, len(self._symbols), self._static_problem.reason,
+                               self._static_problem.enable)
+        report = model_tier_report(EMBEDDING, state, recall_switched_off())
+        if report.status == "answered":
+            report.vectors = None if self._contextual else {STATIC: 1.0}
+        tiers = [TierReport(LEXICAL, "answered", count=len(self._symbols)), report]
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
@@ -285,16 +409,19 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                         total=total, extras=extras)
             return
 
-        remote = self._router.meaning(query, extras)  # Milvus's nearest symbols, when it holds this model's
+        # Milvus's nearest symbols, when it holds the contextual model's vectors (published by `index code
+        # --backend milvus`): asked whatever this engine builds locally
+        remote = self._router.meaning(query, extras)
         if remote is not None:
             yield self._fused(symbols, lexical, query, ranked, remote, limit, wanted, lexical_report, extras,
-                              time.perf_counter())
+                              time.perf_counter(), CONTEXTUAL)
             return
-        index = self.vectors
-        if self.wait_for_index and index.state().state != "ready":
-            index.build(progress=self.waiting("embedding symbols"))
-        elif not self.wait_for_index:
-            index.start()
+        source = self._meaning_source()
+        if isinstance(source, TierReport):  # the trained table cannot answer and nothing else was asked for
+            yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, source], total=total,
+                        extras=extras)
+            return
+        index, embedder, kind = source
         state = index.state()
         if state.state != "ready" or self.merge == "merged":
             # Lexical at once; meaning (what is embedded so far) fills what is left.
@@ -309,43 +436,71 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                                                                    "lexical hits filled the limit")])
                 return
             started = time.perf_counter()
-            meaning = self.embedding_ranking(query)
+            meaning = nearest(embedder, index, query, CANDIDATES)
             if isinstance(meaning, TierReport):
                 yield Batch(hits=[], tiers=[meaning])
                 return
             added = fill(ranked, meaning.ranked, limit)[len(shown):]
             status = "answered" if added else "empty"
-            yield Batch(hits=hits_of(symbols, added),
+            yield Batch(hits=said_vectors(hits_of(symbols, added), kind),
                         tiers=[self._embedding_report(index, status, ms_since(started), len(added))],
                         total=self._union_total(lexical, query, wanted, meaning))
             return
 
         started = time.perf_counter()
-        meaning = self.embedding_ranking(query)
+        meaning = nearest(embedder, index, query, CANDIDATES)
         if isinstance(meaning, TierReport):
             yield Batch(hits=hits_of(symbols, fill(ranked, [], limit)), tiers=[lexical_report, meaning], total=total,
                         extras=extras)
             return
-        yield self._fused(symbols, lexical, query, ranked, meaning, limit, wanted, lexical_report, extras, started)
+        yield self._fused(symbols, lexical, query, ranked, meaning, limit, wanted, lexical_report, extras, started, kind)
 
     def _fused(self, symbols, lexical: LexicalIndex, query: str, ranked, meaning: Meaning, limit: int, wanted,
-               lexical_report: TierReport, extras: dict, started: float) -> Batch:
-        """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions."""
+               lexical_report: TierReport, extras: dict, started: float, kind: str) -> Batch:
+        """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions,
+        with the weights of the vectors that answered (``kind``: merge.py)."""
         # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
-        if lexical.shape.has_paths and ranked:
+        if kind == STATIC:  # the default answer: meaning reorders the evidence and fills behind it
+            every = len(ranked) + len(meaning.ranked)
+            if lexical.shape.has_paths and ranked:
+                weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else STATIC_BLEND_WEIGHT
+                merged = evidence_first(blend(ranked, meaning.ranked, every, weight), limit)
+            else:
+                merged = evidence_first(fuse(ranked, meaning.ranked, every, k=STATIC_FUSION_K,
+                                             weights=STATIC_FUSION_WEIGHTS, heads=STATIC_FUSION_HEADS), limit)
+        elif lexical.shape.has_paths and ranked:
             weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else BLEND_WEIGHT
             merged = blend(ranked, meaning.ranked, limit, weight)
         else:
             merged = fuse(ranked, meaning.ranked, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
+        if kind == STATIC:
+            embedding_report = self._static_report(embedding_report)
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
-        return Batch(hits=hits_of(symbols, merged), tiers=[lexical_report, embedding_report],
+        return Batch(hits=said_vectors(hits_of(symbols, merged), kind), tiers=[lexical_report, embedding_report],
                      total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused", **extras})
 
+    def _static_report(self, report: TierReport) -> TierReport:
+        """What the static vectors' answer says: all of them (the default), or standing in for MiniLM's
+        while those build (answered for every symbol, with each kind's share and MiniLM's done/of)."""
+        if not self._contextual or self._vectors is None:
+            report.vectors = {STATIC: 1.0}
+            return report
+        state = self._vectors.state()
+        share = round(state.done / state.of, 3) if state.of else 0.0
+        return answered_by_vectors(TierReport(EMBEDDING, "indexing", report.ms, report.count, done=state.done,
+                                              of=state.of, reason=f"static 100 %, contextual {share * 100:.0f} %",
+                                              vectors={STATIC: 1.0, CONTEXTUAL: share}))
+
     def embedding_ranking(self, query: str) -> "Meaning | TierReport":
-        """The symbols nearest the query above the embedder's floor, best first, and how many there are."""
-        return nearest(self.embedder, self.vectors, query, CANDIDATES)
+        """The symbols nearest the query above the embedder's floor, best first, and how many there are:
+        by the vectors that answer now (the tuning tools read a table or a model through this)."""
+        source = self._meaning_source()
+        if isinstance(source, TierReport):
+            return source
+        index, embedder, _ = source
+        return nearest(embedder, index, query, CANDIDATES)
 
     @staticmethod
     def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
@@ -361,6 +516,21 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         if state.state != "ready" and status != "skipped":
             return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of, reason=state.reason)
         return TierReport(EMBEDDING, status, ms, count, reason=reason)
+
+
+def said_vectors(hits, kind: str):
+    """A row found by the static vectors says so (``"vectors": "static"``), as the notes engine's do."""
+    if kind == STATIC:
+        for hit in hits:
+            if hit.tier == EMBEDDING:
+                hit.extras["vectors"] = STATIC
+    return hits
+
+
+def _stage(progress, name: str) -> None:
+    stage = getattr(progress, "stage", None)
+    if stage is not None:
+        stage(name)
 
 
 __all__ = ["CodeEngine", "TIERS", "DEFAULT_TIERS", "LEXICAL", "EMBEDDING", "CorpusError"]

@@ -20,7 +20,7 @@ MRR@10 / recall@10, with the embedding tier's density correction (vectors.py) in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from engines.fusion import rrf
@@ -47,6 +47,16 @@ FUSION_HEADS = {LEXICAL: 20, EMBEDDING: 50}
 # weight this high would undo its 0.550).
 BLEND_WEIGHT = 0.2
 BLEND_WEIGHT_SYMBOL = 0.0
+
+# The trained code table's vectors (static_vectors.py) rank below MiniLM's (CoSQA dev alone 0.309 against
+# 0.547), so they get their own weights, chosen on dev only (`.venv/bin/python -m engines.eval.tuning.code_table
+# --table engines/embed/model/olai-code-table.f16.npy`). Pathless functions, RRF over whole lists: lexical
+# weight 2, k 30 gave 0.3927 MRR@10 (lexical 0.3478; the grid lexical 0.5-3 x k 10-60 0.363-0.393, its
+# neighbours k 60 0.391, weight 1 0.388; the shipped meaning-led RRF 0.324). Source trees: STATIC_BLEND_WEIGHT.
+STATIC_FUSION_K = 30
+STATIC_FUSION_WEIGHTS = {LEXICAL: 2.0, EMBEDDING: 1.0}
+STATIC_FUSION_HEADS: dict[str, int] = {}  # whole lists
+STATIC_BLEND_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,14 @@ def blend(lexical: Sequence[tuple[int, float]], embedding: Sequence[tuple[int, f
         scores = {t: own[t][p] for t in found}
         out.append(Merged(p, best, scores[best], found, scores, combined[p]))
     return out
+
+
+def evidence_first(merged: Sequence[Merged], limit: int) -> list[Merged]:
+    """The rows the lexical tier found, in the merged order and each said as lexical (its words are its
+    evidence; meaning only moved it), then the rows meaning alone found: a resemblance row is never
+    above an evidence row (engines/contract.py), so the static table's meaning reorders and fills."""
+    found = [replace(m, tier=LEXICAL, score=m.scores[LEXICAL]) for m in merged if LEXICAL in m.ranks]
+    return (found + [m for m in merged if LEXICAL not in m.ranks])[:limit]
 
 
 def fill(lexical: Sequence[tuple[int, float]], embedding: Sequence[tuple[int, float]], limit: int) -> list[Merged]:

@@ -34,6 +34,7 @@ DENSITY_BLOCK = 256  # rows per block of the symbol-by-symbol product: 256 x 60,
 class VectorIndex(BackgroundIndex):
     embed_batch = EMBED_BATCH
     thread_name = "olai-code-index"
+    density_weight: float | None = None  # None: DENSITY_WEIGHT, read at each search (the tuning tools set it)
 
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
@@ -87,7 +88,8 @@ class VectorIndex(BackgroundIndex):
             empty = np.zeros(0, np.float32)
             return rows, empty, empty
         cosines = matrix @ np.asarray(query_vector, dtype=np.float32)
-        return rows, cosines, cosines - DENSITY_WEIGHT * density
+        weight = DENSITY_WEIGHT if self.density_weight is None else self.density_weight
+        return rows, cosines, cosines - weight * density if weight else cosines
 
     def whole(self) -> tuple[np.ndarray, np.ndarray]:
         """Every item's vector and neighbourhood density, in item order (a publish to Milvus); the index

@@ -106,7 +106,7 @@ class SearchPane(PaneGrades, PaneTiers, Widget):
         self.answer: Answer | None = None  # the answer whose rows are on screen
         self.live: dict[str, TierReport] = {}
         self.notices: list[str] = []  # the engine's notices (a vector cache discarded, an endpoint ignored)
-        self.switched_off: set[str] = set(adapter.default_off)  # code's embedding: opt-in
+        self.switched_off: set[str] = set(adapter.default_off)  # the engine's opt-in tiers
         self.searching = False
         self.generation = 0  # bumped on every query change: a batch of an older generation is stale
         self.timing = SearchTiming()

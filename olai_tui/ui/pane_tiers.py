@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from engines.answer import Answer, Batch, TierReport
+from engines.answer import Answer, Batch, TierReport, still_building
 from olai_tui.ui.footer import TierFooter, footer_text, format_ms
 from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.keys import DEFAULT_KEYS
@@ -115,7 +115,7 @@ class PaneTiers:
                 self.render_footer()
             still_indexing = any(r.status == "indexing" for r in live.values())
             if was_indexing and not still_indexing and self.answer is not None:
-                if any(t.status == "indexing" for t in self.answer.tiers):
+                if any(still_building(t) for t in self.answer.tiers):
                     self.run_query(self.query_text, debounce=False)  # the partial answer is now complete
         finally:
             self._polling = False

@@ -65,7 +65,7 @@ async def test_the_other_panes_open_their_engines_when_first_shown(notes, no_mod
 
     def code():
         opened.append("code")
-        return CodeEngine(CODE_DEMO, embedder=no_model)
+        return CodeEngine(CODE_DEMO, embedder=no_model, contextual=False)
 
     def products():
         opened.append("products")
@@ -89,8 +89,8 @@ async def test_the_other_panes_open_their_engines_when_first_shown(notes, no_mod
     assert no_model.calls == []
 
 
-async def test_the_code_pane_answers_lexically_and_never_asks_the_model(notes, no_model):
-    engine = CodeEngine(CODE_DEMO, embedder=no_model)
+async def test_the_code_pane_answers_with_the_trained_table_and_never_asks_the_model(notes, no_model):
+    engine = CodeEngine(CODE_DEMO, embedder=no_model, contextual=False)  # MiniLM's vectors not asked for
     app = all_panes(notes, code=engine, start_pane="code")
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, THROTTLE)
@@ -98,14 +98,15 @@ async def test_the_code_pane_answers_lexically_and_never_asks_the_model(notes, n
         assert pane.adapter.name == "code"
         assert ids(pane.table.hits) == ids(collect("code", THROTTLE, engine.search(THROTTLE, LIMIT)).hits)
         assert pane.table.hits[0].title == "RateLimiter"
-        assert pane.answer.tier("embedding").status == "off"
+        assert pane.answer.tier("embedding").status == "answered"
+        assert pane.answer.tier("embedding").vectors == {"static": 1.0}
         footer = pane.query_one("#tiers").render().plain
-        assert "lexical answered" in footer and "embedding off" in footer and "turn the embedding tier on" in footer
+        assert "lexical answered" in footer and "embedding answered" in footer
     assert no_model.calls == []
 
 
 def test_a_code_row_is_qualname_signature_with_its_place_and_summary(no_model):
-    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model, contextual=False), label="fixtures/code")
     hit = next(h for h in adapter.engine.search(THROTTLE, LIMIT).__next__().hits if h.title.startswith("RateLimiter.allow"))
     _marker, title, where, tier, _score = (c.plain for c in row_cells(hit, 200, 36, adapter.row(hit)))
     assert title.startswith("RateLimiter.allow(self, client_id: str") and "False when the client" in title
@@ -113,7 +114,7 @@ def test_a_code_row_is_qualname_signature_with_its_place_and_summary(no_model):
 
 
 def test_the_code_preview_is_numbered_source_with_the_query_words_highlighted(no_model):
-    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model, contextual=False), label="fixtures/code")
     hit = next(adapter.engine.search(THROTTLE, LIMIT)).hits[0]
     header, source = adapter.preview(hit, THROTTLE).renderables
     lines = source.plain.splitlines()
@@ -124,7 +125,7 @@ def test_the_code_preview_is_numbered_source_with_the_query_words_highlighted(no
 
 
 def test_enter_opens_the_editor_at_the_symbols_line(no_model):
-    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model), label="fixtures/code")
+    adapter = EngineAdapter(CodeEngine(CODE_DEMO, embedder=no_model, contextual=False), label="fixtures/code")
     hit = next(adapter.engine.search(THROTTLE, LIMIT)).hits[0]
     target = adapter.target(hit, THROTTLE)
     assert target == Target(str(CODE_DEMO / "shopfront" / "limits.py"), 17)

@@ -32,21 +32,20 @@ def notes():
     engine.close()
 
 
-def code_engine(tmp_path) -> CodeEngine:
-    return CodeEngine(CODE_DEMO, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"))
+def code_engine(tmp_path, contextual: bool = True) -> CodeEngine:
+    """The demo tree; ``contextual``: MiniLM's vectors asked for (else only the trained table's, the default)."""
+    return CodeEngine(CODE_DEMO, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"), contextual=contextual)
 
 
 def products_engine(tmp_path) -> ProductsEngine:
     return ProductsEngine(PRODUCTS_DEMO, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"))
 
 
-async def embedding_on(pilot, engine: CodeEngine) -> None:
-    """Switch the embedding tier on as the palette does, and wait for its index."""
-    pane = pilot.app.active_pane
-    pane.toggle_tier("embedding")
+async def contextual_ready(pilot, engine: CodeEngine) -> None:
+    """Wait for MiniLM's index, which the pane started with its default tiers."""
     await wait_until(pilot, lambda: engine._vectors is not None
                      and engine.semantic.state().state in ("ready", "unavailable", "failed"))
-    await pane.poll_live()
+    await pilot.app.active_pane.poll_live()
     await settle(pilot)
 
 
@@ -57,8 +56,8 @@ def shown(pilot) -> dict:
             "summary": pane.query_one("#summary").render().plain}
 
 
-def test_code_pane_answers_lexically_with_the_source_as_preview(snap_compare, notes, tmp_path):
-    engine = code_engine(tmp_path)
+def test_code_pane_answers_with_the_trained_tables_meaning_and_the_source_as_preview(snap_compare, notes, tmp_path):
+    engine = code_engine(tmp_path, contextual=False)
     app = all_panes(notes, code=engine, start_pane="code")
     seen = {}
 
@@ -68,20 +67,21 @@ def test_code_pane_answers_lexically_with_the_source_as_preview(snap_compare, no
 
     try:
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-        assert seen["hits"][0].title == "RateLimiter" and {h.tier for h in seen["hits"]} == {"lexical"}
-        assert seen["answer"].tier("embedding").status == "off"
-        assert engine._vectors is None, "lexical-only use never opens the model"
+        assert seen["hits"][0].title == "RateLimiter" and seen["hits"][0].tier == "lexical"
+        assert seen["answer"].tier("embedding").status == "answered"
+        assert seen["answer"].tier("embedding").vectors == {"static": 1.0}
+        assert engine._vectors is None, "the default never opens the contextual model"
     finally:
         engine.close()
 
 
-def test_code_pane_with_the_embedding_tier_on_merges_both(snap_compare, notes, tmp_path):
+def test_code_pane_with_contextual_vectors_merges_both(snap_compare, notes, tmp_path):
     engine = code_engine(tmp_path)
     app = all_panes(notes, code=engine, start_pane="code")
     seen = {}
 
     async def run_before(pilot):
-        await embedding_on(pilot, engine)
+        await contextual_ready(pilot, engine)
         await type_query(pilot, THROTTLE)
         seen["answer"] = pilot.app.active_pane.answer
 
@@ -89,6 +89,7 @@ def test_code_pane_with_the_embedding_tier_on_merges_both(snap_compare, notes, t
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
         answer = seen["answer"]
         assert [(t.name, t.status) for t in answer.tiers] == [("lexical", "answered"), ("embedding", "answered")]
+        assert answer.tier("embedding").vectors is None  # MiniLM's for every symbol
         assert answer.extras.get("merge") == "fused"
         assert any("RateLimiter" in hit.title for hit in answer.hits[:3])
     finally:

@@ -39,7 +39,12 @@ def test_where_do_we_throttle_requests_on_the_default_corpus_finds_the_rate_limi
     assert hit["where"] == "shopfront/limits.py:17" and hit["tier"] == "lexical" and hit["line"] == 17
     tiers = {t["name"]: t for t in answer["tiers"]}
     assert tiers["lexical"]["status"] == "answered"
-    assert tiers["embedding"]["status"] == "off" and "embedding" in tiers["embedding"]["enable"]
+    # meaning from the first search: the trained code table's vectors, said in the tier and on each row
+    assert tiers["embedding"]["status"] == "answered" and tiers["embedding"]["vectors"] == {"static": 1.0}
+    assert all(h["vectors"] == "static" for h in answer["hits"] if h["tier"] == "embedding")
+    lexical = only_json(cli("search", "code", "where do we throttle requests", "--tiers", "lexical", "--json"))
+    off = {t["name"]: t for t in lexical["tiers"]}["embedding"]
+    assert off["status"] == "off" and "embedding" in off["enable"]
 
 
 def test_both_tiers_answer_when_asked_and_say_so():

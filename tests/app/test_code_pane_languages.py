@@ -27,7 +27,7 @@ def _colour(monkeypatch):
 @pytest.mark.skipif(not COBRA.is_dir(), reason=f"{COBRA} is not staged (../shared/data/code/semble)")
 def test_code_pane_on_cobra_answers_with_go_rows_language_shown(snap_compare, tmp_path):
     notes = NotesEngine(DEMO, embedder=shared_embedder())
-    engine = CodeEngine(COBRA, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"))
+    engine = CodeEngine(COBRA, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"), contextual=False)
     app = all_panes(notes, code=engine, start_pane="code")
     seen = {}
 

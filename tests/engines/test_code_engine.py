@@ -43,6 +43,13 @@ def test_the_default_answers_where_do_we_throttle_requests_with_the_rate_limiter
     assert answer.hits[0].extras["summary"].startswith("Caps how many requests each client may make")
     tiers = {t.name: t for t in answer.tiers}
     assert tiers[LEXICAL].status == "answered"
+    assert tiers[EMBEDDING].status == "answered" and tiers[EMBEDDING].vectors is None  # MiniLM's, asked for
+
+
+def test_lexical_alone_says_what_the_embedding_tier_would_add(demo):
+    answer = ask(demo, "where do we throttle requests", tiers=(LEXICAL,))
+    assert answer.hits[0].id == LIMITER and all(h.tier == LEXICAL for h in answer.hits)
+    tiers = {t.name: t for t in answer.tiers}
     assert tiers[EMBEDDING].status == "off" and "--tiers" in tiers[EMBEDDING].enable
 
 
@@ -200,8 +207,9 @@ def test_queries_with_no_searchable_words_answer_cleanly(demo, query):
     assert answer.tier("lexical").status == "empty"
 
 
-def test_tiers_are_validated_and_default_to_lexical():
-    assert CodeEngine.parse_tiers(None) == (LEXICAL,)
+def test_tiers_are_validated_and_default_to_both():
+    assert CodeEngine.parse_tiers(None) == BOTH
+    assert CodeEngine.parse_tiers("lexical") == (LEXICAL,)
     assert CodeEngine.parse_tiers("embedding,lexical") == BOTH
     with pytest.raises(ValueError, match="unknown tier 'semantic' for code"):
         CodeEngine.parse_tiers("lexical,semantic")

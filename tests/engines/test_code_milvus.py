@@ -56,7 +56,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def local(trees, tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("cache"))
-    engines = {name: CodeEngine(root, wait_for_index=True, cache_dir=cache) for name, root in trees.items()}
+    engines = {name: CodeEngine(root, wait_for_index=True, cache_dir=cache, contextual=True) for name, root in trees.items()}
     yield engines
     for engine in engines.values():
         engine.close()
@@ -72,7 +72,7 @@ def published(server, local):
 
 
 def on_milvus(server, root, tree, backend="milvus", cache=None, **settings) -> CodeEngine:
-    return CodeEngine(root, wait_for_index=True, cache_dir=cache,
+    return CodeEngine(root, wait_for_index=True, cache_dir=cache, contextual=True,
                       search=SearchSettings(backend=backend, uri=server.uri, tree=tree, **settings))
 
 
@@ -140,7 +140,7 @@ def test_the_fused_tier_answers_from_milvus_while_the_local_vectors_are_cold(pub
 def test_an_unchanged_tree_is_not_published_again_an_edited_one_is_and_rollback_returns(server, tmp_path):
     root = second_tree(tmp_path)
     client = connect(server.uri)
-    engine = CodeEngine(root, cache_dir=str(tmp_path / "cache"))
+    engine = CodeEngine(root, cache_dir=str(tmp_path / "cache"), contextual=True)
     try:
         first = pub.publish_tree(client, engine, "edited")
         assert pub.published_unchanged(client, "olai_code", "edited", engine.symbols, None) == first["version"]
@@ -174,7 +174,7 @@ def test_an_unchanged_tree_is_not_published_again_an_edited_one_is_and_rollback_
 def test_versions_past_the_last_three_are_deleted_never_the_current_one(server, tmp_path):
     root = second_tree(tmp_path)
     client = connect(server.uri)
-    engine = CodeEngine(root, cache_dir=str(tmp_path / "cache"))
+    engine = CodeEngine(root, cache_dir=str(tmp_path / "cache"), contextual=True)
     try:
         for n in range(5):
             (root / "engines" / "more.py").write_text(f"def step_{n}():\n    return {n}\n")
@@ -195,7 +195,7 @@ def test_versions_past_the_last_three_are_deleted_never_the_current_one(server, 
 
 def test_a_tree_published_as_words_only_answers_the_fused_tier_locally(server, trees, tmp_path):
     client = connect(server.uri)
-    engine = CodeEngine(trees["kit"], cache_dir=str(tmp_path), wait_for_index=True)
+    engine = CodeEngine(trees["kit"], cache_dir=str(tmp_path), wait_for_index=True, contextual=True)
     try:
         pub.publish_tree(client, engine, "words")
         remote = on_milvus(server, trees["kit"], "words", cache=str(tmp_path))

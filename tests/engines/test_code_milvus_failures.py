@@ -30,7 +30,7 @@ ROOT = demo_corpus("code")
 
 @pytest.fixture(scope="module")
 def local(tmp_path_factory):
-    engine = CodeEngine(ROOT, cache_dir=str(tmp_path_factory.mktemp("cache")))
+    engine = CodeEngine(ROOT, cache_dir=str(tmp_path_factory.mktemp("cache")), contextual=True)
     yield engine
     engine.close()
 
@@ -46,7 +46,7 @@ def server(tmp_path, local):
 
 
 def engine_on(server, tmp_path, backend="milvus", breaker=None) -> CodeEngine:
-    engine = CodeEngine(ROOT, cache_dir=str(tmp_path / "cache"),
+    engine = CodeEngine(ROOT, cache_dir=str(tmp_path / "cache"), contextual=True,
                         search=SearchSettings(backend=backend, uri=server.uri, tree="shopfront",
                                               deadline_ms=DEADLINE_MS))
     if breaker is not None:
@@ -55,7 +55,9 @@ def engine_on(server, tmp_path, backend="milvus", breaker=None) -> CodeEngine:
 
 
 def ask(engine, query):
-    return collect("code", query, engine.search(query, 10))
+    # the lexical tier: what Milvus answers or the local index falls back to (meaning's own fallback is
+    # test_code_milvus.py's)
+    return collect("code", query, engine.search(query, 10, ("lexical",)))
 
 
 def ids(answer):

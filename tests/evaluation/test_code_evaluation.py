@@ -36,7 +36,7 @@ def cosqa(tmp_path):
 
 
 def test_the_issue_configurations_are_offered_by_name():
-    assert CONFIGS == ("lexical", "lexical_rank_bm25", "embedding", "merged", "fused", "rrf-equal")
+    assert CONFIGS == ("lexical", "lexical_rank_bm25", "embedding", "merged", "fused", "rrf-equal", "code_table", "default")
     assert MERGES == ("fused", "merged")
 
 

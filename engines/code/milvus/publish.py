@@ -77,8 +77,8 @@ def _drop_version(client, collection: str, tree: str, label: str) -> None:
 # -- what a tree holds -----------------------------------------------------------------------------
 def tree_vectors(engine, progress=None) -> tuple[np.ndarray, np.ndarray, str]:
     """Every symbol's vector and neighbourhood density in symbol order, and the model's id (embedded
-    once through the vector cache)."""
-    state = engine.build_index(progress=progress)
+    once through the vector cache): the contextual model's, whichever vectors the engine answers with."""
+    state = engine.vectors.build(progress=progress)
     if state.state != "ready":
         raise PublishError(f"symbol vectors {state.state}: {state.reason}"
                            + (f" (to enable: {state.enable})" if state.enable else ""))

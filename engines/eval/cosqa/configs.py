@@ -9,7 +9,12 @@ Requests: the 500 dev queries (../shared/data/code/cosqa) split "dev" and the 50
 - ``embedding``: the embedding tier alone;
 - ``merged``: lexical rows first, meaning fills what is left (the engine's ``merge="merged"``);
 - ``fused``: the shipped merge (merge.py);
-- ``rrf-equal``: the naive baseline, equal-weight RRF (k 60) of the two tiers' whole lists.
+- ``rrf-equal``: the naive baseline, equal-weight RRF (k 60) of the two tiers' whole lists;
+- ``code_table``: the trained code table alone (engines/embed/trained_code_table.py);
+- ``default``: the code pane's default answer, lexical with the trained code table's meaning.
+
+``embedding``, ``merged``, ``fused`` and ``rrf-equal`` are the contextual model's (MiniLM, or the one
+handed in), as they were before the trained table.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from engines.eval.suite import Suite, judged_by_gain, need
 from engines.lexical import top_of
 
 COLUMNS = ("mrr@10", "recall@1", "recall@10", "p50_ms", "p90_ms")
-CONFIGS = ("lexical", "lexical_rank_bm25", "embedding", "merged", "fused", "rrf-equal")
+CONFIGS = ("lexical", "lexical_rank_bm25", "embedding", "merged", "fused", "rrf-equal", "code_table", "default")
 DEPTH = 100
 
 
@@ -56,7 +61,8 @@ class CodeConfigs:
             symbols = next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
             # one model for every merge's engine: the first engine's, once it has loaded one
             embedder = next(iter(self._engines.values())).embedder if self._engines else self._embedder
-            engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True, merge=merge)
+            engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True, merge=merge,
+                                contextual=True, static=False)
             engine.build_index(progress=self.progress)
             self._engines[merge] = engine
         return self._engines[merge]
@@ -69,7 +75,19 @@ class CodeConfigs:
             "merged": lambda: self._tiers((LEXICAL, EMBEDDING), merge="merged"),
             "fused": lambda: self._tiers((LEXICAL, EMBEDDING)),
             "rrf-equal": self._rrf_equal,
+            "code_table": lambda: self._as_shipped(("embedding",)),
+            "default": lambda: self._as_shipped(None),
         }
+
+    def _as_shipped(self, tiers) -> Ranker:
+        """The engine as the code pane opens it: the trained code table's vectors, no contextual model."""
+        if "shipped" not in self._engines:
+            symbols = next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
+            engine = CodeEngine(symbols=symbols, scope=SCOPE, wait_for_index=True, contextual=False)
+            engine.build_index(progress=self.progress)
+            self._engines["shipped"] = engine
+        engine = self._engines["shipped"]
+        return lambda q: [h.id for h in collect("code", q, engine.search(q, limit=DEPTH, tiers=tiers)).hits]
 
     def _tiers(self, tiers, merge: str = "fused") -> Ranker:
         engine = self.engine(merge)

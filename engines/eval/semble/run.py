@@ -9,7 +9,9 @@ Configurations (each ranks the chunks of the code engine's own corpus of the rep
 - ``embedding``: the engine's embedding tier alone (every chunk embedded; vectors cached by content);
 - ``fused``: the engine with both tiers, merged as shipped;
 - ``static_embedding``, ``static_fused``: ``embedding`` and ``fused`` with the static embedder
-  (engines/embed/static.py) as the code model: semble's static-vectors-with-BM25 setup on our engine.
+  (engines/embed/static.py) as the code model: semble's static-vectors-with-BM25 setup on our engine;
+- ``code_table``: the trained code table alone (engines/embed/trained_code_table.py, static_vectors.py);
+- ``default``: the code pane's default answer, lexical with the trained code table's meaning.
 
 Figures per repository: NDCG@10 over chunks and over files, per category, the index time (read,
 parse and BM25 build of the engine) and the median query time.
@@ -27,8 +29,9 @@ import numpy as np
 
 from engines.eval.semble.load import (CATEGORIES, Chunk, Query, Repo, file_ndcg, mean, ndcg, percentile)
 
-CONFIGS = ("bm25_raw", "lexical_plain", "lexical", "embedding", "fused", "static_embedding", "static_fused")
-MODEL_CONFIGS = frozenset({"embedding", "fused", "static_embedding", "static_fused"})
+CONFIGS = ("bm25_raw", "lexical_plain", "lexical", "embedding", "fused", "static_embedding", "static_fused",
+           "code_table", "default")
+MODEL_CONFIGS = frozenset({"embedding", "fused", "static_embedding", "static_fused", "code_table", "default"})
 DEFAULT_CONFIGS = tuple(c for c in CONFIGS if c not in MODEL_CONFIGS)  # the model's need every chunk embedded first
 DEPTH = 50  # rows asked of each configuration: 10 scored as chunks, the rest let the file view find 10 files
 
@@ -73,13 +76,15 @@ class RepoRun:
 
         self.repo = repo
         started = time.perf_counter()
-        self.engine = CodeEngine(root=repo.root, embedder=embedder, wait_for_index=True)
+        # ``embedding`` and ``fused`` are the contextual model's (MiniLM, or the one handed in)
+        self.engine = CodeEngine(root=repo.root, embedder=embedder, wait_for_index=True, contextual=True, static=False)
         self.index_ms = (time.perf_counter() - started) * 1000
         self.progress = progress
         self.root = os.path.abspath(repo.root)
         self.embed_s: float | None = None
         self._raw: RawBM25 | None = None
         self._static = None  # the engine with the static embedder as its model, made when first asked
+        self._default = None  # the engine as the code pane opens it (the trained table's meaning), likewise
 
     def chunk(self, position: int) -> Chunk:
         s = self.engine.symbols[position]
@@ -97,6 +102,17 @@ class RepoRun:
         if config == "lexical_plain":
             lexical = engine.lexical_tier
             return lambda q: [self.chunk(p) for p, _ in lexical.plain(q, DEPTH)]
+        if config in ("code_table", "default"):
+            if self._default is None:
+                from engines.code.engine import CodeEngine
+
+                self._default = CodeEngine(root=self.repo.root, wait_for_index=True, contextual=False)
+                self._default.build_index()
+            engine = self._default
+            tiers = ("embedding",) if config == "code_table" else None
+            positions = {s.id: i for i, s in enumerate(engine.symbols)}
+            return lambda q: [self.chunk(positions[h.id]) for h in
+                              collect("code", q, engine.search(q, limit=DEPTH, tiers=tiers)).hits]
         if config.startswith("static_"):
             if self._static is None:
                 from engines.code.engine import CodeEngine
@@ -123,8 +139,9 @@ class RepoRun:
 
     def close(self) -> None:
         self.engine.close()
-        if self._static is not None:
-            self._static.close()
+        for other in (self._static, self._default):
+            if other is not None:
+                other.close()
 
 
 def run_repo(repo: Repo, queries: Sequence[Query], configs: Sequence[str], embedder=None,

@@ -36,7 +36,7 @@ def cosqa(table: Path, say) -> dict:
     from engines.locations import shared_data
 
     data = shared_data() / "code" / "cosqa"
-    engine = CodeEngine(symbols=load_functions(data), embedder=CodeTableEmbedder(table), scope=SCOPE,
+    engine = CodeEngine(symbols=load_functions(data), embedder=CodeTableEmbedder(table), scope=SCOPE, static=False,
                         wait_for_index=True)
     engine.build_index()
     ids = [s.id for s in engine.symbols]
@@ -81,7 +81,7 @@ def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say
     for n, repo in enumerate(repos, 1):
         queries = load_queries(data / "annotations" / f"{repo.name}.json", repo.name)
         run = RepoRun(repo)  # its chunk() names rows as the benchmark scores them
-        engine = CodeEngine(root=repo.root, embedder=embedder, wait_for_index=True)
+        engine = CodeEngine(root=repo.root, embedder=embedder, wait_for_index=True, static=False)
         engine.build_index()
         repo_scores: dict[str, list[float]] = {name: [] for name in names}
         cats: dict[str, dict[str, list[float]]] = {}

@@ -1,0 +1,126 @@
+"""The code pane's meaning in seconds: the trained code table answers in the default answer, stands in
+while MiniLM's index builds (where contextual vectors are asked for), and says so in the tier and per row.
+
+The contextual model is the real MiniLM, its document batches held at a gate the test opens, so which
+symbols have contextual vectors is decided here, not by the machine's speed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engines.answer import RESEMBLANCE, collect
+from engines.code.engine import EMBEDDING, LEXICAL, CodeEngine
+from engines.embed import trained_code_table
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "fixtures" / "code"
+LIMITER = "shopfront/limits.py::RateLimiter"
+JUNK = ["football world cup final score", "wedding speech ideas", "the french revolution"]
+
+
+class Gated:
+    """The real model whose document batches wait until ``gate`` is set (queries pass at once)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.gate = inner, threading.Event()
+
+    def info(self):
+        return self.inner.info()
+
+    def embed(self, texts, kind):
+        if kind == "document":
+            self.gate.wait(60)
+        return self.inner.embed(texts, kind)
+
+
+def ask(engine, query, limit=10, tiers=None):
+    return collect("code", query, engine.search(query, limit=limit, tiers=tiers))
+
+
+def _until(condition, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    engine = CodeEngine(DEMO, wait_for_index=True, cache_dir=str(tmp_path_factory.mktemp("cache")), contextual=False)
+    yield engine
+    engine.close()
+
+
+def test_the_default_answer_has_meaning_from_the_trained_table_and_says_so(shipped):
+    answer = ask(shipped, "where do we throttle requests")
+    assert answer.hits[0].id == LIMITER and answer.hits[0].marker == ""  # the words still lead
+    tiers = {t.name: t for t in answer.tiers}
+    assert tiers[LEXICAL].status == "answered"
+    assert tiers[EMBEDDING].status == "answered" and tiers[EMBEDDING].vectors == {"static": 1.0}
+    assert tiers[EMBEDDING].to_json()["vectors"] == {"static": 1.0}
+    found = [h for h in answer.hits if h.tier == EMBEDDING]
+    assert found and all(h.extras["vectors"] == "static" for h in found)
+    assert all(h.marker == RESEMBLANCE for h in found if LEXICAL not in h.extras["ranks"])
+    status = {t.name: t for t in shipped.status().tiers}[EMBEDDING]
+    assert status.status == "answered" and status.vectors == {"static": 1.0}
+
+
+def test_meaning_finds_what_the_words_miss(shipped):
+    # none of these words is in the tree: the words find nothing, the table's meaning the right symbol
+    for query, wanted in (("quota", LIMITER), ("memoization", "shopfront/cache.py::ExpiringCache"),
+                          ("authentication", "shopfront/auth.py::verify_password")):
+        assert ask(shipped, query, tiers=(LEXICAL,)).hits == [], query
+        hits = ask(shipped, query).hits
+        assert wanted in [h.id for h in hits[:2]], query
+        assert all(h.marker == RESEMBLANCE and h.extras["vectors"] == "static" for h in hits), query
+
+
+def test_junk_stays_under_the_tables_floor(shipped):
+    for query in JUNK:
+        answer = ask(shipped, query)
+        assert [h.id for h in answer.hits if h.marker == RESEMBLANCE] == [], query
+
+
+def test_while_minilm_builds_the_static_vectors_stand_in(tmp_path, embedder):
+    gated = Gated(embedder)
+    engine = CodeEngine(DEMO, embedder=gated, cache_dir=str(tmp_path), persist=False)
+    try:
+        engine.start()
+        _until(lambda: engine.static_vectors.state().state == "ready")
+        answer = ask(engine, "where do we throttle requests")
+        semantic = {t.name: t for t in answer.tiers}[EMBEDDING]
+        # every symbol has vectors (static ones): answered for the whole tree, MiniLM's progress kept
+        assert semantic.status == "answered" and semantic.done == 0 and semantic.of == len(engine.symbols)
+        assert semantic.vectors == {"static": 1.0, "contextual": 0.0}
+        assert semantic.reason == "static 100 %, contextual 0 %"
+        found = [h for h in answer.hits if h.tier == EMBEDDING]
+        assert found and all(h.extras["vectors"] == "static" for h in found)
+        gated.gate.set()
+        _until(lambda: engine.vectors.state().state == "ready")
+        answer = ask(engine, "where do we throttle requests")
+        semantic = {t.name: t for t in answer.tiers}[EMBEDDING]
+        assert semantic.status == "answered" and semantic.vectors is None  # MiniLM's for every symbol now
+        assert all("vectors" not in h.extras for h in answer.hits)
+    finally:
+        gated.gate.set()
+        engine.close()
+
+
+def test_a_damaged_table_is_said_in_one_line_and_the_words_still_answer(tmp_path, monkeypatch):
+    bad = tmp_path / trained_code_table.FILENAME
+    bad.write_bytes(b"not a table")
+    monkeypatch.setattr(trained_code_table, "locations", lambda: [bad])
+    engine = CodeEngine(DEMO, wait_for_index=True, cache_dir=str(tmp_path), persist=False, contextual=False)
+    try:
+        answer = ask(engine, "where do we throttle requests")
+        assert answer.hits[0].id == LIMITER
+        semantic = {t.name: t for t in answer.tiers}[EMBEDDING]
+        assert semantic.status == "unavailable" and "damaged" in semantic.reason and "\n" not in semantic.reason
+        assert semantic.enable
+        assert {t.name: t for t in engine.status().tiers}[EMBEDDING].status == "unavailable"
+    finally:
+        engine.close()
