@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from engines.answer import Batch, TierReport, ms_since
+from engines.answer import Batch, TierReport, answered_by_vectors, ms_since
 from engines.bounded_read import bounded
 from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search
 from engines.tiers import recall_switched_off
@@ -325,7 +325,7 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
             ranked = self._static_stand_in(query, ranked, floors)
             report = self._with_coverage(TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done,
                                                     of=state.of, reason=state.reason))
-            return report, ranked, floors
+            return answered_by_vectors(report), ranked, floors
         if self._static is not None:
             self.let_static_go()
         return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors

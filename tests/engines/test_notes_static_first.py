@@ -73,7 +73,8 @@ def test_before_any_contextual_vector_the_static_ones_answer_and_say_so(held):
     # static vectors rarely prove (their floor is over most paraphrases): this one reaches it
     answer = ask(engine, "my table in the shed rocks when I work on it")
     semantic = answer.tier("semantic")
-    assert semantic.status == "indexing" and semantic.done == 0
+    # every note has vectors (static ones): the tier answered for the whole vault, the model's progress kept
+    assert semantic.status == "answered" and semantic.done == 0 and semantic.of == engine.items()
     assert semantic.vectors == {"static": 1.0, "contextual": 0.0}
     assert semantic.reason == "static 100 %, contextual 0 %"
     assert "vectors" in semantic.to_json()
