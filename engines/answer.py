@@ -90,7 +90,7 @@ def still_building(report: TierReport) -> bool:
     """The tier answered or is answering while its model's vectors are not all in: a later answer
     will differ (the workbench asks again once they are)."""
     shares = report.vectors or {}
-    return report.status == "indexing" or (report.status == "answered" and "contextual" in shares
+    return report.status == "indexing" or (report.status in ("answered", "empty") and "contextual" in shares
                                            and shares["contextual"] < 1.0)
 
 

@@ -82,6 +82,7 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
             print(f"olai-tui: {report.name} is still indexing ({report.done or 0:,}/{report.of or 0:,} "
                   f"{engine.item_noun}): answered with what is indexed; to finish: {finish}", file=sys.stderr)
         elif still_building(report):
+            report.enable = report.enable or finish
             print(f"olai-tui: {report.name} answered for every item from its static vectors; the model's "
                   f"are still building ({report.done or 0:,}/{report.of or 0:,} {engine.item_noun}); "
                   f"to finish: {finish}", file=sys.stderr)
@@ -156,11 +157,11 @@ def print_answer(answer: Answer, stream=None) -> None:
         chip = f"{t.name}: {t.status}"
         if t.ms is not None:
             chip += f" {t.ms:.1f} ms"
-        if t.status == "indexing":
-            chip += f" {t.done:,}/{t.of:,}"
+        if t.status == "indexing" or still_building(t):
+            chip += f" {t.done or 0:,}/{t.of or 0:,}"
         if t.reason:
             chip += f" ({t.reason})"
-        if t.enable and t.status in ("unavailable", "off", "indexing"):
+        if t.enable and (t.status in ("unavailable", "off", "indexing") or still_building(t)):
             chip += f" [enable: {t.enable}]"
         chips.append(chip)
     if answer.extras.get("backend"):  # an engine routed to a remote backend says who answered (code on Milvus)

@@ -30,9 +30,9 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from engines.answer import Batch, TierReport, answered_by_vectors, ms_since
+from engines.answer import Batch, TierReport, ms_since
 from engines.bounded_read import read_lines
-from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, model_tier_report, ranked_by_search
+from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source
@@ -47,32 +47,21 @@ from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import symbol_query
-from engines.code.static_vectors import StaticVectorIndex
 from engines.code.symbols import Symbol
+from engines.code.vector_kinds import (CANDIDATES, CONTEXTUAL, STATIC, TwoKindsOfVectors, contextual_asked,
+                                       said_vectors)
 from engines.code.vectors import VectorIndex
 from engines.embed.background_index import LazyVectors
-from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.index_state import IndexState
+from engines.embed.base import Embedder
 from engines.problems import Problem
 
 ENGINE = "code"
 TIERS = (LEXICAL, EMBEDDING)
 DEFAULT_TIERS = (LEXICAL, EMBEDDING)  # meaning by the trained code table from the first search
-CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merge.py) are within it
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
-STATIC, CONTEXTUAL = "static", "contextual"  # which vectors answer (the tier's ``vectors``, a row's)
-ENABLE_CONTEXTUAL = "set contextual = true under [code] in config.toml (MiniLM: about an hour on a large tree)"
 
 
-def contextual_asked() -> bool:
-    """``[code] contextual = true`` in config.toml: MiniLM's vectors, built after the static ones."""
-    from engines.settings import read_config
-
-    section = read_config().section("code")
-    return isinstance(section, dict) and section.get("contextual") is True
-
-
-class CodeEngine(LazyVectors, CodePresenting, Engine):
+class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
     default_tiers = DEFAULT_TIERS
@@ -132,8 +121,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         self._vectors: VectorIndex | None = None
         self._contextual = (embedder is not None or contextual_asked()) if contextual is None else contextual
         self._static_wanted, self._static_embedder = static, static_embedder
-        self._static: StaticVectorIndex | None = None
-        self._static_problem: EmbedderUnavailable | None = None
+        self._static = self._static_problem = None  # the table's index, or why it cannot answer (vector_kinds.py)
         self._lock = threading.Lock()
         self._router = Routed(self, search)
         self._install(index, write=changed)
@@ -224,91 +212,6 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         index.set_texts(self._index.embed_texts())
         return index
 
-    @property
-    def static_vectors(self) -> StaticVectorIndex | None:
-        """The trained code table's index (made on first use), or None where it cannot answer (the table
-        missing or damaged: ``static_problem`` says why) or this engine was made without it."""
-        if not self._static_wanted or self._static_problem is not None:
-            return None
-        with self._lock:
-            if self._static is None:
-                try:
-                    embedder = self._static_embedder
-                    if embedder is None:
-                        from engines.embed.trained_code_table import trained_code_table
-
-                        embedder = trained_code_table()
-                    embedder.info()  # the table read now: a damaged file is said here, once
-                except EmbedderUnavailable as exc:
-                    self._static_problem = exc
-                    return None
-                index = StaticVectorIndex(embedder, scope=self._scope, cache_dir=self._cache_dir)
-                index.set_texts(self._index.embed_texts())
-                self._static = index
-            return self._static
-
-    def _meaning_source(self) -> "tuple[VectorIndex, Embedder, str] | TierReport":
-        """Which vectors answer now, brought up as this engine waits (built) or not (started): the static
-        ones, or the contextual ones where asked for and complete (or waited for); a report where none can."""
-        static = self.static_vectors
-        if self._contextual:
-            contextual = self.vectors
-            self._bring_up(contextual)
-            if static is None or self.wait_for_index or contextual.state().state == "ready":
-                return contextual, self.embedder, CONTEXTUAL
-            self._bring_up(static)
-            return (static, static.embedder, STATIC) if static.state().state == "ready" else \
-                (contextual, self.embedder, CONTEXTUAL)
-        if static is None:
-            problem = self._static_problem
-            return TierReport(EMBEDDING, "unavailable", None, 0, reason=problem.reason if problem else "no static table",
-                              enable=problem.enable if problem else ENABLE_CONTEXTUAL)
-        self._bring_up(static)
-        return static, static.embedder, STATIC
-
-    def _bring_up(self, index: VectorIndex) -> None:
-        if self.wait_for_index:
-            if index.state().state != "ready":
-                index.build(progress=self.waiting("embedding symbols"))
-        else:
-            index.start()
-
-    def build_index(self, progress=None):
-        """`olai-tui index code`: the static vectors first (seconds), then MiniLM's where asked for, each
-        with its own progress (``progress.stage(name)`` first where it takes one)."""
-        static = self.static_vectors
-        state = None
-        if static is not None:
-            _stage(progress, "static vectors")
-            state = static.build(progress=progress)
-        if not self._contextual:
-            if state is None:
-                problem = self._static_problem
-                return IndexState("unavailable", 0, len(self._symbols), problem.reason if problem else None,
-                                  problem.enable if problem else None)
-            return state
-        if static is not None:
-            _stage(progress, "contextual vectors")
-        return self.vectors.build(progress=progress)
-
-    def start_indexing(self) -> None:
-        static = self.static_vectors
-        if static is not None:
-            static.start()
-        if self._contextual or static is None:
-            if self._contextual:
-                self.vectors.start()
-
-    def stop_indexing(self) -> None:
-        if self._static is not None:
-            self._static.stop()
-        super().stop_indexing()
-
-    def index_summary(self, state) -> str:
-        if self._contextual or self._static is None:
-            return super().index_summary(state)
-        return f"{state.of:,} {self.item_noun}, {self._static.embedded_texts.count:,} {self.embedded_noun} now (static)"
-
     def close(self) -> None:
         self.stop_indexing()
         self.wait_saved()
@@ -365,15 +268,7 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
                        getattr(symbol, "language", "python"))
 
     def status(self) -> EngineStatus:
-        answering = self._vectors if self._contextual else self._static
-        state = answering.state() if answering is not None else None
-        if state is None and not self._contextual and self._static_problem is not None:
-            state = IndexState("unavailable", 0, len(self._symbols), self._static_problem.reason,
-                               self._static_problem.enable)
-        report = model_tier_report(EMBEDDING, state, recall_switched_off())
-        if report.status == "answered":
-            report.vectors = None if self._contextual else {STATIC: 1.0}
-        tiers = [TierReport(LEXICAL, "answered", count=len(self._symbols)), report]
+        tiers = [TierReport(LEXICAL, "answered", count=len(self._symbols)), self.embedding_status()]
         return EngineStatus(self.name, self.label, len(self._symbols), tiers, self.notices())
 
     def notices(self) -> list[str]:
@@ -481,27 +376,6 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         return Batch(hits=said_vectors(hits_of(symbols, merged), kind), tiers=[lexical_report, embedding_report],
                      total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused", **extras})
 
-    def _static_report(self, report: TierReport) -> TierReport:
-        """What the static vectors' answer says: all of them (the default), or standing in for MiniLM's
-        while those build (answered for every symbol, with each kind's share and MiniLM's done/of)."""
-        if not self._contextual or self._vectors is None:
-            report.vectors = {STATIC: 1.0}
-            return report
-        state = self._vectors.state()
-        share = round(state.done / state.of, 3) if state.of else 0.0
-        return answered_by_vectors(TierReport(EMBEDDING, "indexing", report.ms, report.count, done=state.done,
-                                              of=state.of, reason=f"static 100 %, contextual {share * 100:.0f} %",
-                                              vectors={STATIC: 1.0, CONTEXTUAL: share}))
-
-    def embedding_ranking(self, query: str) -> "Meaning | TierReport":
-        """The symbols nearest the query above the embedder's floor, best first, and how many there are:
-        by the vectors that answer now (the tuning tools read a table or a model through this)."""
-        source = self._meaning_source()
-        if isinstance(source, TierReport):
-            return source
-        index, embedder, _ = source
-        return nearest(embedder, index, query, CANDIDATES)
-
     @staticmethod
     def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
         """Every symbol above either tier's floor, each counted once, uncapped."""
@@ -516,21 +390,6 @@ class CodeEngine(LazyVectors, CodePresenting, Engine):
         if state.state != "ready" and status != "skipped":
             return TierReport(EMBEDDING, "indexing", ms, count, done=state.done, of=state.of, reason=state.reason)
         return TierReport(EMBEDDING, status, ms, count, reason=reason)
-
-
-def said_vectors(hits, kind: str):
-    """A row found by the static vectors says so (``"vectors": "static"``), as the notes engine's do."""
-    if kind == STATIC:
-        for hit in hits:
-            if hit.tier == EMBEDDING:
-                hit.extras["vectors"] = STATIC
-    return hits
-
-
-def _stage(progress, name: str) -> None:
-    stage = getattr(progress, "stage", None)
-    if stage is not None:
-        stage(name)
 
 
 __all__ = ["CodeEngine", "TIERS", "DEFAULT_TIERS", "LEXICAL", "EMBEDDING", "CorpusError"]

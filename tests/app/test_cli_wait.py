@@ -30,15 +30,24 @@ def _semantic(answer: dict) -> dict:
     return next(t for t in answer["tiers"] if t["name"] == "semantic")
 
 
+def _unfinished(semantic: dict) -> bool:
+    """The model's index not complete: still indexing, or answered for every note by the static vectors
+    standing in (a small vault's are whole within the budget) with MiniLM's still building."""
+    if semantic["status"] == "indexing":
+        return True
+    shares = semantic.get("vectors") or {}
+    return semantic["status"] in ("answered", "empty") and shares.get("static") == 1.0 and shares["contextual"] < 1.0
+
+
 def test_a_search_on_a_cold_index_answers_with_what_is_ready_and_says_how_to_finish(corpus, tmp_path):
     done = cli("search", "notes", "copper ring", "--corpus", str(corpus), "--json", "--limit", "500",
                cache=tmp_path / "cold")
     answer = only_json(done)
     assert len(answer["hits"]) == NOTES and answer["hits"][0]["tier"] == "exact"  # evidence answered in full
     semantic = _semantic(answer)
-    assert semantic["status"] == "indexing" and semantic["done"] < semantic["of"] == NOTES, semantic
+    assert _unfinished(semantic) and semantic["done"] < semantic["of"] == NOTES, semantic
     assert semantic["enable"].startswith(f"olai-tui index notes --corpus {corpus}")
-    said = [line for line in done.stderr.splitlines() if "still indexing" in line]
+    said = [line for line in done.stderr.splitlines() if "still indexing" in line or "still building" in line]
     assert len(said) == 1 and f"/{NOTES:,} notes" in said[0] and "olai-tui index notes" in said[0], done.stderr
 
 
@@ -52,18 +61,20 @@ def test_wait_zero_answers_at_once_and_what_it_began_is_kept_for_the_next_search
     cache = tmp_path / "cold"
     first = _semantic(only_json(cli("search", "notes", "garden pests at night", "--corpus", str(corpus), "--json",
                                     "--wait", "0", cache=cache)))
-    assert first["status"] == "indexing" and first["done"] < NOTES
+    assert _unfinished(first) and first["done"] < NOTES
     second = _semantic(only_json(cli("search", "notes", "garden pests at night", "--corpus", str(corpus), "--json",
                                      "--wait", "1", cache=cache)))
     # the first one's embedded passages were saved when it closed: the second goes on from there
-    assert second["status"] in ("indexing", "answered") and (second.get("done", NOTES) >= first["done"])
+    assert second["status"] in ("indexing", "answered", "empty") and (second.get("done", NOTES) >= first["done"])
 
 
 def test_the_people_printout_names_the_tier_still_indexing(corpus, tmp_path):
     done = cli("search", "notes", "garden pests at night", "--corpus", str(corpus), "--wait", "0", cache=tmp_path / "cold")
     assert done.returncode == 0, done.stderr
     chips = done.stdout.strip().splitlines()[-1]
-    assert f"semantic: indexing" in chips and f"/{NOTES}" in chips and "[enable: olai-tui index notes" in chips
+    # indexing, or answered from the static vectors for every note while MiniLM's still build
+    assert any(f"semantic: {s}" in chips for s in ("indexing", "answered", "empty")), chips
+    assert f"/{NOTES}" in chips and "[enable: olai-tui index notes" in chips
 
 
 class SlowEmbedder:

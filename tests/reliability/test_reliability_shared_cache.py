@@ -179,7 +179,10 @@ def test_three_processes_on_one_code_tree_embed_each_symbol_once_and_answer_alik
     tree = load_repos(shared_data() / "code" / "semble")["click"].root  # 617 symbols: seconds of embedding
     cache = tmp_path / "cache"
     run = [sys.executable, "-m", "olai_tui.cli", "index", "code", "--corpus", str(tree)]
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    config = tmp_path / "config"
+    (config / "olai-tui").mkdir(parents=True)
+    (config / "olai-tui" / "config.toml").write_text("[code]\ncontextual = true\n", encoding="utf-8")  # MiniLM's
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "XDG_CONFIG_HOME": str(config)}
     first = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_journal(cache, 1)
     second = subprocess.Popen(run, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -228,8 +231,9 @@ async def main(vault, query):
             pilot.app._driver.send_message(events.Key("space" if ch == " " else ch, ch))
         for _ in range(600):
             answer = pane.answer
-            if answer is not None and answer.query == query and answer.tier("semantic") is not None \
-                    and answer.tier("semantic").status in ("answered", "empty", "skipped"):
+            tier = answer.tier("semantic") if answer is not None and answer.query == query else None
+            if tier is not None and tier.status in ("answered", "empty", "skipped") \
+                    and (tier.vectors or {}).get("contextual", 1.0) >= 1.0:  # no static stand-in left
                 break
             await asyncio.sleep(0.05)
         answer = pane.answer
