@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Sequence
 
 from engines.embed.base import EmbedderInfo
-from engines.embed.static import StaticEmbedder
+from engines.embed.static import MAX_TOKENS, StaticEmbedder
 
 NAME = "code table (static, trained on code)"
 # No floor yet: measured as a ranking only (the code pane's floor for it is chosen with its fusion).
 FLOOR = -1.0
 JUNK_MARGIN = 0.08
+BASE_ROWS = 30522  # MiniLM's WordPiece vocabulary: a code vocabulary's rows follow it
 
 
 # camelCase and PascalCase cut into words before WordPiece: MiniLM's uncased pieces cut "getFileSize"
@@ -32,16 +33,65 @@ def split_identifiers(text: str) -> str:
     return _CAMEL.sub(" ", text)
 
 
+_ALNUM = re.compile(r"[^\W_]")  # a letter or a digit
+# A whole word as WordPiece's pre-tokenizer sees one (letters and digits between spaces and punctuation;
+# "_" is punctuation to it): a word of the table's own code vocabulary is one row, not its word pieces.
+WORD = re.compile(r"(?<![^\W_])[A-Za-z][A-Za-z0-9]*(?![^\W_])")
+
+
 class CodeTableEmbedder(StaticEmbedder):
     def __init__(self, table_path: str | os.PathLike, tokenizer_path: str | os.PathLike | None = None,
-                 floor: float = FLOOR, split: bool | None = None) -> None:
+                 floor: float = FLOOR, split: bool | None = None, words: Sequence[str] | None = None,
+                 punctuation: bool | None = None) -> None:
         super().__init__(table_path=table_path, tokenizer_path=tokenizer_path)
         self.floor = floor
-        self.split = _manifest(Path(table_path)).get("split_identifiers", False) if split is None else split
+        manifest = _manifest(Path(table_path)) if None in (split, words, punctuation) else {}
+        self.split = manifest.get("split_identifiers", False) if split is None else split
+        # False: the word pieces with no letter or digit ( "(", ".", "##=" ) are left out of a text
+        self.punctuation = manifest.get("punctuation", True) if punctuation is None else punctuation
+        self._marks: frozenset[int] | None = None
+        vocabulary = manifest.get("code_vocabulary", {}) if words is None else {"first_id": BASE_ROWS, "words": words}
+        # the code vocabulary's words (lower case) -> their rows, after WordPiece's own
+        self.words = {w: vocabulary["first_id"] + i for i, w in enumerate(vocabulary.get("words", []))}
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
-        """The training's tokenization exactly (training/code_table reads its ids through this method)."""
-        return super().token_ids([split_identifiers(t) for t in texts] if self.split else texts)
+        """The training's tokenization exactly (training/code_table reads its ids through this method):
+        camelCase cut where the manifest says so, a word of the code vocabulary as its own row, the rest
+        MiniLM's WordPiece."""
+        texts = [split_identifiers(t) for t in texts] if self.split else list(texts)
+        out = self._pieces(texts)
+        if not self.punctuation:
+            marks = self._punctuation_ids()
+            out = [[i for i in ids if i not in marks] for ids in out]
+        return out
+
+    def _punctuation_ids(self) -> frozenset[int]:
+        """WordPiece's pieces with no letter or digit (1,939 of MiniLM's 30,522)."""
+        if self._marks is None:
+            vocab = self._vocabulary()
+            self._marks = frozenset(i for i in range(BASE_ROWS)
+                                    if not _ALNUM.search(vocab.detokenize([i]).decode("utf-8", "replace")))
+        return self._marks
+
+    def _pieces(self, texts: list[str]) -> list[list[int]]:
+        if not self.words:
+            return super().token_ids(texts)
+        out = []
+        for text in texts:
+            spans, ids, at = [], [], 0
+            for m in WORD.finditer(text):
+                row = self.words.get(m.group().lower())
+                if row is not None:
+                    spans.append(text[at:m.start()])
+                    ids.append(row)
+                    at = m.end()
+            spans.append(text[at:])
+            pieces = super().token_ids(spans)
+            joined = pieces[0]
+            for row, more in zip(ids, pieces[1:]):
+                joined += [row] + more
+            out.append(joined[:MAX_TOKENS])
+        return out
 
     def info(self) -> EmbedderInfo:
         if self._info is None:

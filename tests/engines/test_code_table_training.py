@@ -117,3 +117,62 @@ def test_a_text_is_embedded_in_training_as_at_run_time():
     embedder = StaticEmbedder(table_path=REPO / "missing.npy")
     embedder.token_ids = lambda texts: [list(map(int, i)) for i in ids]  # the ids, as if tokenized
     assert np.allclose(embedder._embedded(["a", "b", "c"], table), train.encode(table, ids).vectors, atol=1e-6)
+
+
+def test_a_code_vocabulary_word_is_one_row_where_wordpiece_cut_it_into_pieces(tmp_path):
+    """The code vocabulary (training/code_table/vocabulary.py) changes only which rows a word reads:
+    its pieces back in its place give WordPiece's ids exactly; the run time reads the words from the
+    manifest; the extended table embeds a text as the table it was made from."""
+    from engines.embed.code_table import BASE_ROWS, CodeTableEmbedder
+    from training.code_table import vocabulary
+
+    words = ["getcwd", "isfile", "strftime"]
+    plain = CodeTableEmbedder(tmp_path / "none.npy", split=False, words=[])
+    coded = CodeTableEmbedder(tmp_path / "none.npy", split=False, words=words)
+    texts = ["cwd = os.getcwd() if os.path.isfile(p) else None",
+             "def f():\n    return time.strftime('%Y')  # getcwd_x isfile2 ÉgetcwdSTRFTIME café getcwd",
+             "GETCWD", "", "no word of it here"]
+    for text, base, ids in zip(texts, plain.token_ids(texts), coded.token_ids(texts)):
+        back = [j for i in ids for j in (plain.token_ids([words[i - BASE_ROWS]])[0] if i >= BASE_ROWS else [i])]
+        assert back == base, text
+    assert coded.token_ids(["os.getcwd()"])[0].count(BASE_ROWS) == 1
+    assert coded.token_ids(["GETCWD getcwd_x"])[0].count(BASE_ROWS) == 2
+
+    rng = np.random.default_rng(4)
+    table = rng.normal(size=(BASE_ROWS, 4)).astype(np.float32)
+    bigger = vocabulary.extended(table, plain, words)
+    assert bigger.shape == (BASE_ROWS + 3, 4)
+    assert np.allclose(coded._embedded(texts, bigger), plain._embedded(texts, table), atol=1e-5)
+
+    path = tmp_path / "t.npy"
+    np.save(path, bigger.astype(np.float16))
+    path.with_suffix(".json").write_text(json.dumps({"code_vocabulary": {"first_id": BASE_ROWS, "words": words}}))
+    assert CodeTableEmbedder(path).token_ids(texts) == coded.token_ids(texts)
+
+
+def test_punctuation_left_out_where_the_manifest_says_so(tmp_path):
+    from engines.embed.code_table import CodeTableEmbedder
+
+    plain = CodeTableEmbedder(tmp_path / "none.npy", split=False, words=[], punctuation=True)
+    bare = CodeTableEmbedder(tmp_path / "none.npy", split=False, words=["getcwd"], punctuation=False)
+    text = "if os.path.isfile(p): return os.getcwd() + '/x' # done"
+    marks = bare._punctuation_ids()
+    assert {"(", ")", ".", ":", "+", "#"} <= {plain._vocabulary().detokenize([i]).decode().strip() for i in marks}
+    assert all(i not in marks for i in bare.token_ids([text])[0])
+    kept = [i for i in plain.token_ids([text])[0] if i not in marks]
+    assert len(bare.token_ids([text])[0]) == len(kept) - 2  # getcwd: one row for its three pieces
+    path = tmp_path / "t.npy"
+    path.with_suffix(".json").write_text(json.dumps({"punctuation": False,
+                                                     "code_vocabulary": {"first_id": 30522, "words": ["getcwd"]}}))
+    assert CodeTableEmbedder(path).token_ids([text]) == bare.token_ids([text])
+
+
+def test_a_share_of_the_queries_is_led_by_the_language_as_a_person_names_it():
+    from training.code_table import start
+
+    pairs = [mine.Pair("r", lang, "doc", f"query {i}", "code") for i, lang in enumerate(["python", "cpp"] * 200)]
+    led = start.language_queries(pairs, 0.5, 0)
+    assert led == start.language_queries(pairs, 0.5, 0) and start.language_queries(pairs, 0, 0) == pairs
+    changed = [p for p, q in zip(pairs, led) if p != q]
+    assert 150 < len(changed) < 250
+    assert {q.query.split()[0] for p, q in zip(pairs, led) if p != q} == {"python", "c++"}

@@ -1,7 +1,7 @@
 """Train the code pane's static table from ../shared/data/code/train (a developer's tool, numpy only).
 
     .venv/bin/python -m training.code_table --out PATH [--corpus DIR] [--semble DIR] [--seed 0]
-        [--steps regress,contrast] [--kinds doc,summary] [--teacher-texts N] [--epochs N]
+        [--steps regress,contrast] [--kinds doc,summary] [--teacher-codes N] [--epochs N] ...
 
 Mines pairs with the code engine's parser (mine.py), starts from the table distilled from MiniLM
 (engines/embed/distill.py, recomputed: its PCA basis is the space the teacher's vectors are projected
@@ -21,13 +21,18 @@ from pathlib import Path
 
 import numpy as np
 
-# Texts MiniLM embeds for the regression, the slow step: on 2 loaded cores ~8 code texts a second
-# (800 characters each) and ~39 doc lines; a whole reproduction's teacher ~20 min.
-TEACHER_CODES = 6000
+# Texts MiniLM embeds for the regression, the slow step: ~25 code texts a second (800 characters each)
+# on 2 quiet cores, ~9 beside another job; doc lines 14-39 a second on loaded cores (docs/code-embedder.md).
+TEACHER_CODES = 40000  # every chunk of the training pairs (37,609 at seed 0)
 TEACHER_QUERIES = 70000  # every doc line of the training pairs (65,517 at seed 0)
 EPOCHS = 3
 BATCH = 512  # potion-code-16M's recipe: batch 512, lr 5e-3, 3 epochs
 LR = 5e-3
+TEACHER_NAMES = 0
+TEACHER_COMMENTS = 0
+VOCABULARY = 20000  # a cap: 7,577 words are seen 20 times or more at seed 0
+PUNCTUATION = 0
+LANGUAGE_QUERIES = 0.5
 REGRESS_EPOCHS = 20
 REGRESS_LR = 1e-2
 
@@ -45,6 +50,8 @@ def parse(argv):
     p.add_argument("--kinds", default="doc,summary")
     p.add_argument("--teacher-codes", type=int, default=TEACHER_CODES)
     p.add_argument("--teacher-queries", type=int, default=TEACHER_QUERIES)
+    p.add_argument("--teacher-names", type=int, default=TEACHER_NAMES, help="symbol names as words")
+    p.add_argument("--teacher-comments", type=int, default=TEACHER_COMMENTS, help="line comments inside the chunks")
     p.add_argument("--teacher-cached-only", action="store_true",
                    help="regress on the texts the teacher's cache holds already (an experiment, not a reproduction)")
     p.add_argument("--epochs", type=int, default=EPOCHS)
@@ -53,10 +60,24 @@ def parse(argv):
     p.add_argument("--batch", type=int, default=BATCH)
     p.add_argument("--symmetric", type=int, default=1)
     p.add_argument("--split", type=int, default=0, help="1: camelCase cut into words before WordPiece")
+    p.add_argument("--language-queries", type=float, default=LANGUAGE_QUERIES,
+                   help="share of the contrastive pairs' queries led by their language's name")
+    p.add_argument("--punctuation", type=int, default=PUNCTUATION,
+                   help="0: word pieces with no letter or digit left out of every text")
+    p.add_argument("--vocabulary", type=int, default=VOCABULARY,
+                   help="rows of the corpus's own frequent words beside WordPiece's (0: none)")
+    p.add_argument("--vocabulary-min-count", type=int, default=vocabulary_min_count(),
+                   help="the fewest times a word is seen in the training chunks to get a row")
     p.add_argument("--hard", type=int, default=1, help="1: each batch from one repository (hard negatives)")
     p.add_argument("--joint", type=float, default=5.0,
                    help="weight of the regression's loss kept in each contrastive step (0: none)")
     return p.parse_args(argv)
+
+
+def vocabulary_min_count() -> int:
+    from training.code_table.vocabulary import MIN_COUNT
+
+    return MIN_COUNT
 
 
 def say(text: str) -> None:
@@ -64,7 +85,7 @@ def say(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training.code_table import mine, start, train
+    from training.code_table import mine, start, train, vocabulary
     from training.code_table.mine import CorpusRefused
 
     args = parse(argv)
@@ -86,13 +107,22 @@ def main(argv: list[str] | None = None) -> int:
     val = [p for p in pairs if p.repo in held and p.kind == "doc"]
     say(f"{len(fit):,} training pairs ({', '.join(f'{k} {sum(p.kind == k for p in fit):,}' for k in kinds)}), "
         f"{len(val):,} validation pairs from {', '.join(sorted(held))}")
-    embedder, table, basis = start.distilled(say, bool(args.split))
+    embedder, table, basis = start.distilled(say, bool(args.split), bool(args.punctuation))
+    words: list[str] = []
+    if args.vocabulary:
+        words = vocabulary.mine_words(sorted({p.code for p in fit}), embedder, args.vocabulary,
+                                       args.vocabulary_min_count)
+        table = vocabulary.extended(table, embedder, words)
+        embedder = start.code_embedder(bool(args.split), words, bool(args.punctuation))
+        say(f"code vocabulary: {len(words):,} words ({', '.join(words[:8])}, ...), table {table.shape[0]:,} rows")
     tok = start.tokenizer(embedder)
     val_q, val_c = tok([p.query for p in val]), tok([p.code for p in val])
     figures = {"distilled": train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])}
     say(f"validation MRR@10, distilled table: {figures['distilled']:.4f}")
     if "regress" in steps:
-        texts = start.teacher_texts(fit, args.teacher_codes, args.teacher_queries, args.seed)
+        names = [p for p in pairs if p.repo not in held and p.kind == "name"] if args.teacher_names else []
+        texts = start.teacher_texts(fit + names, args.teacher_codes, args.teacher_queries, args.seed,
+                                    args.teacher_names, args.teacher_comments)
         kept, vectors = start.teacher(texts, say, args.teacher_cached_only)
         texts = [texts[i] for i in kept]
         targets = start.projected(vectors, basis)
@@ -102,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["regress"] = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
         say(f"validation MRR@10 after the regression: {figures['regress']:.4f}")
     if "contrast" in steps:
-        q, c = tok([p.query for p in fit]), tok([p.code for p in fit])
+        led = start.language_queries(fit, args.language_queries, args.seed)
+        q, c = tok([p.query for p in led]), tok([p.code for p in fit])
 
         def checked(epoch: int) -> None:
             figure = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
@@ -119,8 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         "tokenizer": "all-MiniLM-L6-v2 WordPiece (the shipped GGUF's vocabulary, through llama.cpp)",
         "seed": args.seed, "steps": steps, "kinds": kinds, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
         "symmetric": bool(args.symmetric), "split_identifiers": bool(args.split),
+        "punctuation": bool(args.punctuation), "language_queries": args.language_queries,
+        **({"code_vocabulary": {"first_id": int(table.shape[0]) - len(words), "min_count": args.vocabulary_min_count,
+                                "words": words}} if words else {}),
         "hard_negatives": bool(args.hard), "joint": args.joint, "regress_epochs": args.regress_epochs,
         "teacher_texts": len(texts) if "regress" in steps else 0,
+        "teacher_caps": {"codes": args.teacher_codes, "queries": args.teacher_queries, "names": args.teacher_names,
+                         "comments": args.teacher_comments},
         "pairs": {"train": len(fit), "validation": len(val),
                   **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},
         "validation": {"held_out_repositories": sorted(held), "metric": "MRR@10, doc -> code within each repository, "

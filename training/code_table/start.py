@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
@@ -24,6 +25,7 @@ from training.code_table.mine import Pair
 # chunk's cost grows with its length (8 code texts a second against 11 doc texts on 2 loaded cores);
 # the regression's static side reads the same opening, so both see one text.
 TEACHER_CHARS = 800
+MIN_COMMENT = 16  # a comment line's characters, the shortest a teacher's text it is worth
 
 
 def _cache_dir() -> Path:
@@ -49,12 +51,11 @@ def mined_pairs(corpus: Path, semble: Path, seed: int, say: Callable[[str], None
     return pairs, repos
 
 
-def distilled(say: Callable[[str], None], split: bool = False):
+def distilled(say: Callable[[str], None], split: bool = False, punctuation: bool = True):
     """(the embedder that tokenizes as the run-time code table does, the distilled table as float32,
     the PCA basis (mean, basis))."""
     from engines.embed import distill
     from engines.embed.convert import find_source
-    from engines.embed.code_table import CodeTableEmbedder
 
     folder = find_source(None)
     weights = folder / "model.safetensors"
@@ -67,7 +68,14 @@ def distilled(say: Callable[[str], None], split: bool = False):
         vectors = distill.token_vectors(folder)
         write_bytes(path, _npy(vectors))
     table = distill.table_from(vectors).astype(np.float16).astype(np.float32)  # the shipped table, exactly
-    return CodeTableEmbedder(_cache_dir() / "unused.npy", split=split), table, distill.pca_basis(vectors)
+    return code_embedder(split, (), punctuation), table, distill.pca_basis(vectors)
+
+
+def code_embedder(split: bool, words: Sequence[str] = (), punctuation: bool = True):
+    """The run-time code table's tokenizer as the manifest will describe it (no table read)."""
+    from engines.embed.code_table import CodeTableEmbedder
+
+    return CodeTableEmbedder(_cache_dir() / "unused.npy", split=split, words=list(words), punctuation=punctuation)
 
 
 def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
@@ -77,17 +85,63 @@ def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
     return tok
 
 
-def teacher_texts(pairs: Sequence[Pair], codes_cap: int, queries_cap: int, seed: int) -> list[str]:
+def teacher_texts(pairs: Sequence[Pair], codes_cap: int, queries_cap: int, seed: int,
+                  names_cap: int = 0, comments_cap: int = 0) -> list[str]:
     """Distinct texts of the training pairs: up to ``codes_cap`` chunks as indexed (their first
-    TEACHER_CHARS) and ``queries_cap`` queries (doc comments and summary lines), each the head of its own
-    seeded shuffle (so a larger cap keeps the teacher's cached vectors of a smaller one)."""
+    TEACHER_CHARS), ``queries_cap`` queries (doc comments and summary lines), ``names_cap`` symbol names
+    as words (the name pairs' queries) and ``comments_cap`` line comments from inside the chunks
+    (``comments``), each the head of its own seeded shuffle (so a larger cap keeps the teacher's cached
+    vectors of a smaller one), in that order; a text already taken is not taken twice."""
     rng = np.random.default_rng(seed)
+    names = sorted({p.query for p in pairs if p.kind == "name"})
     pairs = [p for p in pairs if p.kind in ("doc", "summary")]  # the teacher's cache is of these texts
     codes = sorted({p.code for p in pairs if p.kind == "summary"} or {p.code for p in pairs})
     queries = sorted({p.query for p in pairs})
     codes = [codes[i][:TEACHER_CHARS] for i in rng.permutation(len(codes))[:codes_cap]]
     queries = [queries[i] for i in rng.permutation(len(queries))[:queries_cap]]
-    return codes + queries
+    out = codes + queries
+    if names_cap or comments_cap:  # their own generator: the caps above pick what they always picked
+        more = np.random.default_rng([seed, 1])
+        taken = set(out)
+        names = [t for t in names if t not in taken]
+        out += [names[i] for i in more.permutation(len(names))[:names_cap]]
+        taken.update(out)
+        lines = [t for t in comments(sorted({p.code for p in pairs if p.kind == "summary"})) if t not in taken]
+        out += [lines[i] for i in more.permutation(len(lines))[:comments_cap]]
+    return out
+
+
+_COMMENT = re.compile(r"^\s*(?:#|//|--|;;|/?\*+)\s*(.+?)\s*(?:\*/)?$")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def comments(chunks: Sequence[str]) -> list[str]:
+    """The distinct line comments inside ``chunks`` (#, //, --, ;;, and a block comment's lines), each at
+    least MIN_COMMENT characters and three words long: the natural language a code's author wrote beside
+    it, which the teacher reads as a query's words; sorted."""
+    found = set()
+    for chunk in chunks:
+        for line in chunk.splitlines():
+            m = _COMMENT.match(line)
+            if m and len(m.group(1)) >= MIN_COMMENT and len(_WORD.findall(m.group(1))) >= 3:
+                found.add(m.group(1))
+    return sorted(found)
+
+
+# A language as a person names it in a query ("python read a file", "c++ sort a vector")
+SPOKEN = {"cpp": "c++", "csharp": "c#"}
+
+
+def language_queries(pairs: Sequence[Pair], share: float, seed: int) -> list[Pair]:
+    """``pairs`` with a seeded ``share`` of their queries led by their language's name, as web queries
+    often are (a query names the language, the code does not): the table learns what that word is worth."""
+    from dataclasses import replace
+
+    if share <= 0:
+        return list(pairs)
+    chosen = np.random.default_rng([seed, 2]).random(len(pairs)) < share
+    return [replace(p, query=f"{SPOKEN.get(p.language, p.language)} {p.query}") if c else p
+            for p, c in zip(pairs, chosen.tolist())]
 
 
 def teacher(texts: Sequence[str], say: Callable[[str], None], cached_only: bool = False):

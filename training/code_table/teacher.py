@@ -16,6 +16,7 @@ import numpy as np
 SCOPE = "code-table-teacher"  # one cache file for the teacher's vectors of the training texts
 BATCH = 32
 SAVE_EVERY = 1024
+SAVE_SECONDS = 60  # and at most once a minute: a save writes the whole file (100+ MB), short texts come fast
 
 
 def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print,
@@ -35,14 +36,14 @@ def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print,
     if cached_only:
         kept = [i for i, h in enumerate(held) if h]
         return kept, cache.get_many([keys[i] for i in kept])
-    started, since_save = time.monotonic(), 0
+    started, since_save, saved_at = time.monotonic(), 0, time.monotonic()
     for at in range(0, len(todo), BATCH):
         part = todo[at:at + BATCH]
         cache.put_many([keys[i] for i in part], embedder.embed([texts[i] for i in part], "document"))
         since_save += len(part)
-        if since_save >= SAVE_EVERY or at + BATCH >= len(todo):
+        if (since_save >= SAVE_EVERY and time.monotonic() - saved_at >= SAVE_SECONDS) or at + BATCH >= len(todo):
             cache.save()
-            since_save = 0
+            since_save, saved_at = 0, time.monotonic()
             done = at + len(part)
             rate = done / max(time.monotonic() - started, 1e-9)
             say(f"teacher: {done:,}/{len(todo):,} embedded, {rate:.1f} texts/s, "
