@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
 
-from engines.answer import Answer, Batch, TierReport, collect
+from engines.answer import Answer, Batch, TierReport, answered_by_vectors, collect
 
 # ``progress(done, of, what)``: long work a caller waits on (a large tree read, a first index build
 # that a search waits for), ``what`` saying what is being done ("reading files", "embedding notes").
@@ -230,7 +230,9 @@ class Engine(abc.ABC):
         self.switch_on(wanted)
         deadline = time.monotonic() + max(0.0, seconds)
         while True:
-            indexing = [r for r in self.status().tiers if r.name in wanted and r.status == "indexing"]
+            # a tier whose stand-in vectors cover every item answers for all of them: not waited on
+            indexing = [r for r in self.status().tiers if r.name in wanted
+                        and answered_by_vectors(r).status == "indexing"]
             if not indexing or time.monotonic() >= deadline:
                 return indexing
             if progress is not None:
