@@ -48,13 +48,16 @@ FUSION_HEADS = {LEXICAL: 20, EMBEDDING: 50}
 BLEND_WEIGHT = 0.2
 BLEND_WEIGHT_SYMBOL = 0.0
 
-# The trained code table's vectors (static_vectors.py) rank below MiniLM's (CoSQA dev alone 0.309 against
+# The trained code table's vectors (static_vectors.py) rank below MiniLM's (CoSQA dev alone 0.369 against
 # 0.547), so they get their own weights, chosen on dev only (`.venv/bin/python -m engines.eval.tuning.code_table
-# --table engines/embed/model/olai-code-table.f16.npy`). Pathless functions, RRF over whole lists: lexical
-# weight 2, k 30 gave 0.3927 MRR@10 (lexical 0.3478; the grid lexical 0.5-3 x k 10-60 0.363-0.393, its
-# neighbours k 60 0.391, weight 1 0.388; the shipped meaning-led RRF 0.324). Source trees: STATIC_BLEND_WEIGHT.
-STATIC_FUSION_K = 30
-STATIC_FUSION_WEIGHTS = {LEXICAL: 2.0, EMBEDDING: 1.0}
+# --table engines/embed/model/olai-code-table.f16.npy`). Pathless functions, RRF over whole lists, the table
+# alone having no floor: the grid lexical 0.5-3 x k 10-60 gave 0.383-0.415 MRR@10 (lexical 0.3478; the shipped
+# meaning-led RRF 0.377). The engine's answer, with the table's floor and evidence first, `olai-tui eval code
+# --dataset cosqa --configs default --fresh`: lexical weight 1, k 10 0.401; 0.5, 10 0.398; 0.5, 30 0.397; 2, 30
+# 0.399 (noise apart). Source trees: STATIC_BLEND_WEIGHT, 0.1: semble dev blend - lexical -0.0004
+# [-0.0044, +0.0037] (`--dataset semble --weights 0.1`).
+STATIC_FUSION_K = 10
+STATIC_FUSION_WEIGHTS = {LEXICAL: 1.0, EMBEDDING: 1.0}
 STATIC_FUSION_HEADS: dict[str, int] = {}  # whole lists
 STATIC_BLEND_WEIGHT = 0.1
 
