@@ -105,9 +105,8 @@ class TwoKindsOfVectors:
         static = self.static_vectors
         if static is not None:
             static.start()
-        if self._contextual or static is None:
-            if self._contextual:
-                self.vectors.start()
+        if self._contextual:
+            self.vectors.start()
 
     def stop_indexing(self) -> None:
         if self._static is not None:
