@@ -3,8 +3,8 @@
 The embedding tier's vectors are the trained code table's (static_vectors.py: every symbol in seconds,
 ``"vectors": {"static": 1.0}``) unless contextual vectors are asked for (``[code] contextual = true`` in
 config.toml, or an embedder handed in: MiniLM, about an hour on a large tree). Then the static vectors
-answer until MiniLM's index is complete (the tier says ``indexing`` with what each kind covers, a row
-``"vectors": "static"``), and MiniLM's after.
+answer for every symbol until MiniLM's index is complete (the tier says ``answered`` with each kind's
+share and MiniLM's done/of, a row ``"vectors": "static"``), and MiniLM's after.
 
 ``search`` yields batches in the envelope of engines/answer.py:
 
