@@ -355,22 +355,21 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions,
         with the weights of the vectors that answered (``kind``: merge.py)."""
         # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
-        if kind == STATIC:  # the default answer: meaning reorders the evidence and fills behind it
-            every = len(ranked) + len(meaning.ranked)
-            if lexical.shape.has_paths and ranked:
-                weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else STATIC_BLEND_WEIGHT
-                merged = evidence_first(blend(ranked, meaning.ranked, every, weight), limit)
-            else:
-                merged = evidence_first(fuse(ranked, meaning.ranked, every, k=STATIC_FUSION_K,
-                                             weights=STATIC_FUSION_WEIGHTS, heads=STATIC_FUSION_HEADS), limit)
-        elif lexical.shape.has_paths and ranked:
-            weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else BLEND_WEIGHT
-            merged = blend(ranked, meaning.ranked, limit, weight)
+        static = kind == STATIC  # the default answer: meaning reorders the evidence and fills behind it
+        whole = len(ranked) + len(meaning.ranked) if static else limit  # evidence_first cuts to the limit
+        if lexical.shape.has_paths and ranked:
+            weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else STATIC_BLEND_WEIGHT if static else BLEND_WEIGHT
+            merged = blend(ranked, meaning.ranked, whole, weight)
+        elif static:
+            merged = fuse(ranked, meaning.ranked, whole, k=STATIC_FUSION_K, weights=STATIC_FUSION_WEIGHTS,
+                          heads=STATIC_FUSION_HEADS)
         else:
             merged = fuse(ranked, meaning.ranked, limit)
+        if static:
+            merged = evidence_first(merged, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
-        if kind == STATIC:
+        if static:
             embedding_report = self._static_report(embedding_report)
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
         return Batch(hits=said_vectors(hits_of(symbols, merged), kind), tiers=[lexical_report, embedding_report],

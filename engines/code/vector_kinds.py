@@ -9,14 +9,14 @@ and is a LazyVectors (``vectors``, ``embedder``: the contextual ones).
 
 from __future__ import annotations
 
-from engines.answer import TierReport, answered_by_vectors
+from engines.answer import TierReport, answered_by_vectors, coverage
 from engines.code.meaning import Meaning, nearest
 from engines.code.merge import EMBEDDING
 from engines.code.static_vectors import StaticVectorIndex
 from engines.code.vectors import VectorIndex
 from engines.contract import model_tier_report
 from engines.embed.base import Embedder, EmbedderUnavailable
-from engines.embed.index_state import IndexState
+from engines.embed.index_state import IndexState, tell_stage
 from engines.tiers import recall_switched_off
 
 CANDIDATES = 100  # each tier's head that the merge sees; the fusion heads (merge.py) are within it
@@ -89,7 +89,7 @@ class TwoKindsOfVectors:
         static = self.static_vectors
         state = None
         if static is not None:
-            _stage(progress, "static vectors")
+            tell_stage(progress, "static vectors")
             state = static.build(progress=progress)
         if not self._contextual:
             if state is None:
@@ -98,7 +98,7 @@ class TwoKindsOfVectors:
                                   problem.enable if problem else None)
             return state
         if static is not None:
-            _stage(progress, "contextual vectors")
+            tell_stage(progress, "contextual vectors")
         return self.vectors.build(progress=progress)
 
     def start_indexing(self) -> None:
@@ -137,10 +137,9 @@ class TwoKindsOfVectors:
             report.vectors = {STATIC: 1.0}
             return report
         state = self._vectors.state()
-        share = round(state.done / state.of, 3) if state.of else 0.0
+        shares, said = coverage(state.done, self._static.state().done, state.of)
         return answered_by_vectors(TierReport(EMBEDDING, "indexing", report.ms, report.count, done=state.done,
-                                              of=state.of, reason=f"static 100 %, contextual {share * 100:.0f} %",
-                                              vectors={STATIC: 1.0, CONTEXTUAL: share}))
+                                              of=state.of, reason=said, vectors=shares))
 
     def embedding_ranking(self, query: str) -> "Meaning | TierReport":
         """The symbols nearest the query above the embedder's floor, best first, and how many there are:
@@ -159,9 +158,3 @@ def said_vectors(hits, kind: str):
             if hit.tier == EMBEDDING:
                 hit.extras["vectors"] = STATIC
     return hits
-
-
-def _stage(progress, name: str) -> None:
-    stage = getattr(progress, "stage", None)
-    if stage is not None:
-        stage(name)

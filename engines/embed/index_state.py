@@ -22,6 +22,14 @@ class IndexState:
     enable: str | None = None
 
 
+def tell_stage(progress, name: str) -> None:
+    """Tell a build's ``progress`` which stage starts (``progress.stage(name)``: the command line's bar
+    says each on its own line), where it takes one."""
+    stage = getattr(progress, "stage", None)
+    if stage is not None:
+        stage(name)
+
+
 PROGRESS_EVERY_S = 0.25  # a progress line moves about as often as a person sees it move
 
 

@@ -20,8 +20,9 @@ import threading
 
 import numpy as np
 
-from engines.answer import TierReport
+from engines.answer import TierReport, coverage
 from engines.embed.background_index import BackgroundIndex
+from engines.embed.index_state import tell_stage
 from engines.embed.query import query_vector
 from engines.notes.floor import NotebookFloor
 from engines.notes.meaning_ranking import Ranked
@@ -76,12 +77,6 @@ class Sequenced:
         self.contextual.stop()
 
 
-def _stage(progress, name: str) -> None:
-    stage = getattr(progress, "stage", None)
-    if stage is not None:
-        stage(name)
-
-
 def onto(scores: np.ndarray, own: NotebookFloor, other: NotebookFloor) -> np.ndarray:
     """Cosines of one space mapped onto another's scale by their floors (weak bound to weak bound,
     confident floor to confident floor; linear between, a shift under and over)."""
@@ -116,12 +111,6 @@ def mixed(contextual: Ranked, static: Ranked, floors: NotebookFloor, static_floo
     best = np.where(from_static, onto(static.best, static_floors, floors), contextual.best)
     return Mixed(contextual.notes, contextual.index_of, rank.astype(np.float32), best.astype(np.float32),
                  from_static, static.best)
-
-
-def coverage(done: int, static_done: int, of: int) -> tuple[dict[str, float], str]:
-    """How much of the notebook each kind of vectors answers for: the tier's ``vectors`` and its words."""
-    share = {"static": round(static_done / of, 3) if of else 0.0, "contextual": round(done / of, 3) if of else 0.0}
-    return share, f"static {share['static']:.0%}, contextual {share['contextual']:.0%}".replace("%", " %")
 
 
 def said_static(hits, meaning) -> None:
@@ -187,9 +176,9 @@ class StaticStandIn:
         (``progress.stage(name)``: the command line's bar), then ``(done, of)`` as it moves."""
         static = self.static_vectors
         if static is not None and not self._contextual_complete():
-            _stage(progress, "static vectors")
+            tell_stage(progress, "static vectors")
             static.build(progress=progress)  # a failure here leaves the model's index to answer alone
-            _stage(progress, "contextual vectors")
+            tell_stage(progress, "contextual vectors")
         return self.vectors.build(progress=progress)
 
     def _contextual_complete(self) -> bool:

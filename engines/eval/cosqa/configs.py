@@ -58,7 +58,7 @@ class CodeConfigs:
 
     def engine(self, merge: str = "fused") -> CodeEngine:
         if merge not in self._engines:
-            symbols = next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
+            symbols = self._symbols()
             # one model for every merge's engine: the first engine's, once it has loaded one
             embedder = next(iter(self._engines.values())).embedder if self._engines else self._embedder
             engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True, merge=merge,
@@ -66,6 +66,10 @@ class CodeConfigs:
             engine.build_index(progress=self.progress)
             self._engines[merge] = engine
         return self._engines[merge]
+
+    def _symbols(self):
+        """The functions, read once: the first engine's."""
+        return next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
 
     def factories(self) -> dict[str, Callable[[], Ranker]]:
         return {
@@ -82,8 +86,7 @@ class CodeConfigs:
     def _as_shipped(self, tiers) -> Ranker:
         """The engine as the code pane opens it: the trained code table's vectors, no contextual model."""
         if "shipped" not in self._engines:
-            symbols = next(iter(self._engines.values())).symbols if self._engines else load_functions(self.data)
-            engine = CodeEngine(symbols=symbols, scope=SCOPE, wait_for_index=True, contextual=False)
+            engine = CodeEngine(symbols=self._symbols(), scope=SCOPE, wait_for_index=True, contextual=False)
             engine.build_index(progress=self.progress)
             self._engines["shipped"] = engine
         engine = self._engines["shipped"]

@@ -40,7 +40,7 @@ def _worker(queue, done) -> None:
             return
         size, name, root = item
         started = time.monotonic()
-        engine = CodeEngine(root=root, embedder=embedder, wait_for_index=True)
+        engine = CodeEngine(root=root, embedder=embedder, wait_for_index=True, static=False)
         last = [0.0]
 
         def progress(n: int, of: int) -> None:

@@ -118,7 +118,8 @@ class RepoRun:
                 from engines.code.engine import CodeEngine
                 from engines.embed.static import StaticEmbedder
 
-                self._static = CodeEngine(root=self.repo.root, embedder=StaticEmbedder(), wait_for_index=True)
+                self._static = CodeEngine(root=self.repo.root, embedder=StaticEmbedder(), wait_for_index=True,
+                                          static=False)
                 self._static.build_index()
             engine, config = self._static, config.removeprefix("static_")
         tiers = {"lexical": ("lexical",), "embedding": ("embedding",), "fused": ("lexical", "embedding")}[config]

@@ -58,7 +58,7 @@ def stdlib_sources() -> list[CodeSource]:
 def embedding_cold_build(embedder, symbols: Sequence) -> dict:
     sample = list(symbols[:: max(1, len(symbols) // COLD_SAMPLE)])[:COLD_SAMPLE]
     with tempfile.TemporaryDirectory(prefix="olai-bench-") as cache:
-        engine = CodeEngine(symbols=sample, embedder=embedder, cache_dir=cache, scope="bench-cold")
+        engine = CodeEngine(symbols=sample, embedder=embedder, static=False, cache_dir=cache, scope="bench-cold")
         _, ms = _timed(engine.build_index)
     return {"symbols": len(sample), "ms_per_symbol": round(ms / len(sample), 2)}
 
@@ -98,7 +98,7 @@ def bench_cosqa(folder: Path, heldout: Path | None, embedder, progress=None) -> 
     out = lexical_speed("cosqa", lambda: load_functions(folder), texts)
     symbols = load_functions(folder)
     out["embedding_cold_build"] = embedding_cold_build(embedder, symbols)
-    engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True)
+    engine = CodeEngine(symbols=symbols, embedder=embedder, scope=SCOPE, wait_for_index=True, static=False)
     state = engine.build_index(progress=progress)
     if state.state != "ready":
         out["embedding"] = {"status": state.state, "reason": state.reason}
@@ -116,7 +116,7 @@ def bench_sources(name: str, make_sources: Callable[[], list[CodeSource]], queri
     out = lexical_speed(name, lambda: load_sources(make_sources()).symbols, queries)
     if embedder is not None:
         with tempfile.TemporaryDirectory(prefix="olai-bench-") as cache:
-            engine = CodeEngine(symbols=load_sources(make_sources()).symbols, embedder=embedder, cache_dir=cache,
+            engine = CodeEngine(symbols=load_sources(make_sources()).symbols, embedder=embedder, static=False, cache_dir=cache,
                                 scope=name, wait_for_index=True)
             _, ms = _timed(engine.build_index)
             out["embedding_cold_build"] = {"symbols": len(engine.symbols),

@@ -224,7 +224,7 @@ def _hammer(engine, queries: list[str], clients: int, seconds: float) -> dict:
         while time.monotonic() < stop:
             q = queries[i % len(queries)]
             started = time.perf_counter()
-            answer = collect("code", q, engine.search(q, limit=10))
+            answer = collect("code", q, engine.search(q, limit=10, tiers=("lexical",)))
             took = (time.perf_counter() - started) * 1000
             with lock:
                 times.append(took)
