@@ -176,3 +176,23 @@ def test_a_share_of_the_queries_is_led_by_the_language_as_a_person_names_it():
     changed = [p for p, q in zip(pairs, led) if p != q]
     assert 150 < len(changed) < 250
     assert {q.query.split()[0] for p, q in zip(pairs, led) if p != q} == {"python", "c++"}
+
+
+def test_every_chunk_of_the_training_repositories_is_a_teacher_text_capped_and_a_prefix(tmp_path, monkeypatch):
+    from training.code_table import chunks, start
+
+    corpus = tmp_path / "train"
+    for name, count in (("big", 6), ("small", 2), ("held", 3)):
+        (corpus / "repos" / name).mkdir(parents=True)
+        body = "".join(f"def {name}_{i}(value):\n    return value * {i} + {i} - len(str(value))\n\n" for i in range(count))
+        (corpus / "repos" / name / "m.py").write_text(body, encoding="utf-8")
+    repos = [{"name": n, "language": "python"} for n in ("big", "small", "held")]
+    monkeypatch.setattr(chunks, "PER_REPO", 4)
+    found = chunks.mine_chunks(corpus, repos, {"held"}, 0, 800, lambda _: None)
+    assert found == chunks.mine_chunks(corpus, repos, {"held"}, 0, 800, lambda _: None)  # seeded
+    assert not any("def held_" in t for t in found)  # the validation repositories are never read
+    assert sum("def big_" in t for t in found) == 4 and sum("def small_" in t for t in found) == 2  # capped
+    pair = mine.Pair("big", "python", "summary", "a doc line long enough", found[0])
+    texts = [start.teacher_texts([pair], 10, 10, 0, chunks=found, chunks_cap=cap) for cap in (2, 5)]
+    assert texts[0] == texts[1][:len(texts[0])]  # a larger cap keeps the smaller's texts: its cache is used whole
+    assert texts[1].count(found[0]) == 1 and len(texts[1]) == 2 + 5  # a chunk already taken is not taken twice

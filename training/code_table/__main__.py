@@ -30,6 +30,7 @@ BATCH = 512  # potion-code-16M's recipe: batch 512, lr 5e-3, 3 epochs
 LR = 5e-3
 TEACHER_NAMES = 0
 TEACHER_COMMENTS = 0
+TEACHER_CHUNKS = 0  # chunks of the training repositories beyond the pairs' (chunks.py)
 VOCABULARY = 20000  # a cap: 7,577 words are seen 20 times or more at seed 0
 PUNCTUATION = 0
 LANGUAGE_QUERIES = 0.5
@@ -52,6 +53,8 @@ def parse(argv):
     p.add_argument("--teacher-queries", type=int, default=TEACHER_QUERIES)
     p.add_argument("--teacher-names", type=int, default=TEACHER_NAMES, help="symbol names as words")
     p.add_argument("--teacher-comments", type=int, default=TEACHER_COMMENTS, help="line comments inside the chunks")
+    p.add_argument("--teacher-chunks", type=int, default=TEACHER_CHUNKS,
+                   help="chunks of the training repositories, documented or not, beyond the pairs' own")
     p.add_argument("--teacher-cached-only", action="store_true",
                    help="regress on the texts the teacher's cache holds already (an experiment, not a reproduction)")
     p.add_argument("--epochs", type=int, default=EPOCHS)
@@ -121,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     say(f"validation MRR@10, distilled table: {figures['distilled']:.4f}")
     if "regress" in steps:
         names = [p for p in pairs if p.repo not in held and p.kind == "name"] if args.teacher_names else []
+        more = start.training_chunks(args.corpus, repos, held, args.seed, say) if args.teacher_chunks else []
         texts = start.teacher_texts(fit + names, args.teacher_codes, args.teacher_queries, args.seed,
-                                    args.teacher_names, args.teacher_comments)
+                                    args.teacher_names, args.teacher_comments, more, args.teacher_chunks)
         kept, vectors = start.teacher(texts, say, args.teacher_cached_only)
         texts = [texts[i] for i in kept]
         targets = start.projected(vectors, basis)
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         "hard_negatives": bool(args.hard), "joint": args.joint, "regress_epochs": args.regress_epochs,
         "teacher_texts": len(texts) if "regress" in steps else 0,
         "teacher_caps": {"codes": args.teacher_codes, "queries": args.teacher_queries, "names": args.teacher_names,
-                         "comments": args.teacher_comments},
+                         "comments": args.teacher_comments, "chunks": args.teacher_chunks},
         "pairs": {"train": len(fit), "validation": len(val),
                   **{f"train_{k}": sum(p.kind == k for p in fit) for k in kinds}},
         "validation": {"held_out_repositories": sorted(held), "metric": "MRR@10, doc -> code within each repository, "

@@ -51,6 +51,22 @@ def mined_pairs(corpus: Path, semble: Path, seed: int, say: Callable[[str], None
     return pairs, repos
 
 
+def training_chunks(corpus: Path, repos: Sequence[dict], held: set[str], seed: int,
+                    say: Callable[[str], None]) -> list[str]:
+    """chunks.mine_chunks, cached by the corpus manifest, the miner's source, the seed and the held-out set."""
+    from training.code_table import chunks
+
+    key = hashlib.sha256((corpus / "manifest.json").read_bytes() + Path(chunks.__file__).read_bytes()
+                         + f"{seed}:{TEACHER_CHARS}:{sorted(held)}".encode()).hexdigest()[:16]
+    path = _cache_dir() / f"chunks-{key}.json"
+    if path.is_file():
+        say(f"chunks from {path}")
+        return json.loads(path.read_text(encoding="utf-8"))
+    out = chunks.mine_chunks(corpus, repos, held, seed, TEACHER_CHARS, say)
+    write_text(path, json.dumps(out))
+    return out
+
+
 def distilled(say: Callable[[str], None], split: bool = False, punctuation: bool = True):
     """(the embedder that tokenizes as the run-time code table does, the distilled table as float32,
     the PCA basis (mean, basis))."""
@@ -86,12 +102,15 @@ def tokenizer(embedder) -> Callable[[Sequence[str]], list[np.ndarray]]:
 
 
 def teacher_texts(pairs: Sequence[Pair], codes_cap: int, queries_cap: int, seed: int,
-                  names_cap: int = 0, comments_cap: int = 0) -> list[str]:
+                  names_cap: int = 0, comments_cap: int = 0, chunks: Sequence[str] = (),
+                  chunks_cap: int = 0) -> list[str]:
     """Distinct texts of the training pairs: up to ``codes_cap`` chunks as indexed (their first
     TEACHER_CHARS), ``queries_cap`` queries (doc comments and summary lines), ``names_cap`` symbol names
     as words (the name pairs' queries) and ``comments_cap`` line comments from inside the chunks
     (``comments``), each the head of its own seeded shuffle (so a larger cap keeps the teacher's cached
-    vectors of a smaller one), in that order; a text already taken is not taken twice."""
+    vectors of a smaller one), in that order; then the first ``chunks_cap`` of ``chunks`` (every chunk of
+    the training repositories, already shuffled: training_chunks) not taken before. A text already taken
+    is not taken twice."""
     rng = np.random.default_rng(seed)
     names = sorted({p.query for p in pairs if p.kind == "name"})
     pairs = [p for p in pairs if p.kind in ("doc", "summary")]  # the teacher's cache is of these texts
@@ -108,6 +127,9 @@ def teacher_texts(pairs: Sequence[Pair], codes_cap: int, queries_cap: int, seed:
         taken.update(out)
         lines = [t for t in comments(sorted({p.code for p in pairs if p.kind == "summary"})) if t not in taken]
         out += [lines[i] for i in more.permutation(len(lines))[:comments_cap]]
+    if chunks_cap:
+        taken = set(out)
+        out += [t for t in chunks if t not in taken][:chunks_cap]
     return out
 
 
