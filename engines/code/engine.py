@@ -41,8 +41,7 @@ from engines.code.index_store import IndexWriter, cache_file, edited_record, ope
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_BLEND_WEIGHT,
-                                STATIC_FUSION_HEADS, STATIC_FUSION_K, STATIC_FUSION_WEIGHTS, blend,
-                                evidence_first, fill, fuse)
+                                blend, evidence_first, fill, fuse, weigh)
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
@@ -354,15 +353,15 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
                lexical_report: TierReport, extras: dict, started: float, kind: str) -> Batch:
         """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions,
         with the weights of the vectors that answered (``kind``: merge.py)."""
-        # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF (merge.py)
+        # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF, or
+        # the static table's score fusion (merge.py)
         static = kind == STATIC  # the default answer: meaning reorders the evidence and fills behind it
         whole = len(ranked) + len(meaning.ranked) if static else limit  # evidence_first cuts to the limit
         if lexical.shape.has_paths and ranked:
             weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else STATIC_BLEND_WEIGHT if static else BLEND_WEIGHT
             merged = blend(ranked, meaning.ranked, whole, weight)
         elif static:
-            merged = fuse(ranked, meaning.ranked, whole, k=STATIC_FUSION_K, weights=STATIC_FUSION_WEIGHTS,
-                          heads=STATIC_FUSION_HEADS)
+            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, whole)
         else:
             merged = fuse(ranked, meaning.ranked, limit)
         if static:

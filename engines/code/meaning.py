@@ -19,6 +19,21 @@ from engines.lexical import top_of
 class Meaning:
     ranked: list[tuple[int, float]]  # (position, cosine), best first, above the floor, at most CANDIDATES
     above_floor: np.ndarray  # positions of every symbol above the floor
+    # every embedded symbol's cosine to the query, by position (NaN: not embedded); None where only the
+    # ranked rows are known (Milvus)
+    cosines: np.ndarray | None = None
+
+    def cosines_of(self, positions: list[int]) -> np.ndarray:
+        """The query's cosine to each of ``positions`` (NaN where unknown): what the static table's score
+        fusion weighs the lexical tier's rows by (merge.py ``weigh``)."""
+        if self.cosines is None:
+            known = dict(self.ranked)
+            return np.asarray([known.get(p, np.nan) for p in positions], np.float64)
+        out = np.full(len(positions), np.nan)
+        at = np.asarray(positions, np.int64)
+        inside = at < len(self.cosines)
+        out[inside] = self.cosines[at[inside]]
+        return out
 
 
 def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierReport":
@@ -34,7 +49,9 @@ def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierRe
     # Ordered by the density-corrected score; +2 keeps every corrected score positive for
     # top_of, which drops what is below the floor (-inf).
     best = top_of(np.where(above, ranking + 2.0, -np.inf), candidates)
-    return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above])
+    by_position = np.full(int(rows.max()) + 1, np.nan, np.float32)
+    by_position[rows] = cosines
+    return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above], by_position)
 
 
 def hits_of(symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+import numpy as np
+
 from engines.fusion import rrf
 
 LEXICAL, EMBEDDING = "lexical", "embedding"
@@ -49,16 +51,16 @@ BLEND_WEIGHT = 0.2
 BLEND_WEIGHT_SYMBOL = 0.0
 
 # The trained code table's vectors (static_vectors.py) rank below MiniLM's (CoSQA dev alone 0.369 against
-# 0.547), so they get their own weights, chosen on dev only (`.venv/bin/python -m engines.eval.tuning.code_table
-# --table engines/embed/model/olai-code-table.f16.npy`). Pathless functions, RRF over whole lists, the table
-# alone having no floor: the grid lexical 0.5-3 x k 10-60 gave 0.383-0.415 MRR@10 (lexical 0.3478; the shipped
-# meaning-led RRF 0.377). The engine's answer, with the table's floor and evidence first, `olai-tui eval code
-# --dataset cosqa --configs default --fresh`: lexical weight 1, k 10 0.401; 0.5, 10 0.398; 0.5, 30 0.397; 2, 30
-# 0.399 (noise apart). Source trees: STATIC_BLEND_WEIGHT, 0.1: semble dev blend - lexical -0.0004
-# [-0.0044, +0.0037] (`--dataset semble --weights 0.1`).
-STATIC_FUSION_K = 10
-STATIC_FUSION_WEIGHTS = {LEXICAL: 1.0, EMBEDDING: 1.0}
-STATIC_FUSION_HEADS: dict[str, int] = {}  # whole lists
+# 0.547), so they get their own fusion, chosen on dev only. Pathless functions: the lexical tier's head
+# ordered by a share of each tier's score (``weigh``): CoSQA dev-500 MRR@10 by the meaning share 0.4 / 0.5 /
+# 0.6 / 0.7 / 0.8: 0.406 / 0.416 / 0.424 / 0.418 / 0.407 (`.venv/bin/python -m engines.eval.tuning.code_table
+# --table engines/embed/model/olai-code-table.f16.npy --dataset cosqa`, rows weigh-*), where an RRF of the two
+# (the grid lexical 0.5-3 x k 10-60, evidence first) gave 0.401 at best in the engine: RRF keeps only the
+# places, and a function the words barely found but meaning ranks first stays behind.
+# Source trees: STATIC_BLEND_WEIGHT, 0.1: semble dev blend - lexical -0.0004 [-0.0044, +0.0037]
+# (`.venv/bin/python -m engines.eval.tuning.code_table --table engines/embed/model/olai-code-table.f16.npy
+# --dataset semble --weights 0.1`).
+STATIC_MEANING_SHARE = 0.6
 STATIC_BLEND_WEIGHT = 0.1
 
 
@@ -119,6 +121,37 @@ def evidence_first(merged: Sequence[Merged], limit: int) -> list[Merged]:
     above an evidence row (engines/contract.py), so the static table's meaning reorders and fills."""
     found = [replace(m, tier=LEXICAL, score=m.scores[LEXICAL]) for m in merged if LEXICAL in m.ranks]
     return (found + [m for m in merged if LEXICAL not in m.ranks])[:limit]
+
+
+def weigh(lexical: Sequence[tuple[int, float]], cosines: Sequence[float], meaning: Sequence[tuple[int, float]],
+          limit: int, share: float = STATIC_MEANING_SHARE) -> list[Merged]:
+    """The static table's fusion over pathless functions: the lexical tier's rows (``cosines``: the
+    query's cosine to each, NaN where not embedded) ordered by ``1 - share`` x their BM25 over the best
+    plus ``share`` x their cosine scaled over these rows (the least 0, the most 1), each said as lexical
+    (its words are its evidence); then the rows meaning alone found (``meaning``, above the floor),
+    in its order: evidence first by construction (engines/contract.py)."""
+    meaning_rank = {p: r for r, (p, _) in enumerate(meaning, 1)}
+    meaning_score = dict(meaning)
+    words = np.asarray([s for _, s in lexical], np.float64)
+    words = words / (words.max() or 1.0) if len(words) else words
+    near = np.asarray(cosines, np.float64)
+    known = ~np.isnan(near)
+    scaled = np.zeros(len(near))
+    if known.any():
+        low, high = near[known].min(), near[known].max()
+        scaled[known] = (near[known] - low) / (high - low) if high > low else 0.0
+    combined = (1 - share) * words + share * scaled
+    out = []
+    for i in sorted(range(len(lexical)), key=lambda i: (-combined[i], i)):
+        p, s = lexical[i]
+        ranks, scores = {LEXICAL: i + 1}, {LEXICAL: s}
+        if p in meaning_rank:
+            ranks[EMBEDDING], scores[EMBEDDING] = meaning_rank[p], meaning_score[p]
+        out.append(Merged(p, LEXICAL, s, ranks, scores, float(combined[i])))
+    shown = {m.position for m in out}
+    out += [Merged(p, EMBEDDING, c, {EMBEDDING: r}, {EMBEDDING: c}) for r, (p, c) in enumerate(meaning, 1)
+            if p not in shown]
+    return out[:limit]
 
 
 def fill(lexical: Sequence[tuple[int, float]], embedding: Sequence[tuple[int, float]], limit: int) -> list[Merged]:

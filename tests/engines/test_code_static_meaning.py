@@ -124,3 +124,20 @@ def test_a_damaged_table_is_said_in_one_line_and_the_words_still_answer(tmp_path
         assert {t.name: t for t in engine.status().tiers}[EMBEDDING].status == "unavailable"
     finally:
         engine.close()
+
+
+def test_the_static_score_fusion_reorders_the_evidence_by_meaning_and_fills_behind_it():
+    from engines.code.merge import weigh
+
+    lexical = [(1, 10.0), (2, 8.0), (3, 1.0)]  # BM25: 1, 0.8, 0.1 of the best
+    cosines = [0.1, 0.2, 0.9]  # scaled over these rows: 0, 0.125, 1
+    meaning = [(4, 0.95), (3, 0.9)]  # 4: only meaning found it
+    merged = weigh(lexical, cosines, meaning, 10, share=0.6)
+    assert [m.position for m in merged] == [3, 1, 2, 4]  # 0.64, 0.40, 0.395; then meaning's own row
+    assert [m.tier for m in merged] == [LEXICAL, LEXICAL, LEXICAL, EMBEDDING]  # evidence first, said as such
+    assert merged[0].ranks == {LEXICAL: 3, EMBEDDING: 2} and merged[0].score == 1.0  # its words' own score
+    assert [m.position for m in weigh(lexical, cosines, meaning, 10, share=0.0)] == [1, 2, 3, 4]  # words alone
+    assert [m.position for m in weigh(lexical, cosines, meaning, 2, share=0.6)] == [3, 1]  # cut to the limit
+    # a row not embedded yet (NaN) weighs by its words alone, the least meaning
+    fused = {m.position: m.fused for m in weigh(lexical, [float("nan"), 0.2, 0.9], meaning, 10, share=0.6)}
+    assert fused[1] == pytest.approx(0.4) and fused[3] == pytest.approx(0.64)

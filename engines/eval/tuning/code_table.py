@@ -1,14 +1,14 @@
 """Measuring a trained code table (training/code_table) on the dev splits only, never the held-out ones.
 
     .venv/bin/python -m engines.eval.tuning.code_table --table PATH [--dataset cosqa|semble|both]
-        [--weights 0.1,0.2,0.3] [--repos a,b] [--density W] [--out FILE.json]
+        [--weights 0.1,0.2,0.3] [--shares 0.1,0.2] [--repos a,b] [--density W] [--out FILE.json]
 
 CoSQA dev-500: MRR@10 of the table alone, of the shipped RRF fusion with lexical (merge.py ``fuse``,
-meaning leading), of an equal-weight RRF (k 60) and of a small grid of lexical weights and k (whole
-lists): a static tier's own fusion. semble dev, 42 repositories: NDCG@10 of lexical,
-the table alone, and the shipped score blend (merge.py ``blend``) at each weight, per category, with a
-paired bootstrap of blend - lexical over the 829 queries. Rankings come from the engine itself (its
-lexical tier, its embedding tier with the table as the model, the merge's own functions), scored by the
+meaning leading), of an equal-weight RRF (k 60), of a small grid of lexical weights and k (whole
+lists) and of the static tier's score fusion by its meaning share (merge.py ``weigh``). semble dev, 42
+repositories: NDCG@10 of lexical, the table alone, the shipped score blend (merge.py ``blend``) at each
+weight and, with ``--shares``, the score fusion at each share, per category, with a paired bootstrap
+of each against lexical over the 829 queries. Rankings come from the engine itself (its lexical tier, its embedding tier with the table as the model, the merge's own functions), scored by the
 evaluation's scorers (engines/eval/metrics.py ``mrr_at``, engines/eval/semble/load.py ``ndcg``).
 """
 
@@ -22,14 +22,9 @@ from pathlib import Path
 import numpy as np
 
 
-def _meaning(engine, query: str) -> list[tuple[int, float]]:
-    meaning = engine.embedding_ranking(query)
-    return meaning.ranked if hasattr(meaning, "ranked") else []
-
-
 def cosqa(table: Path, say) -> dict:
     from engines.code.engine import CANDIDATES, CodeEngine
-    from engines.code.merge import EMBEDDING, LEXICAL, fuse
+    from engines.code.merge import EMBEDDING, LEXICAL, fuse, weigh
     from engines.embed.code_table import CodeTableEmbedder
     from engines.eval.cosqa.load import SCOPE, load_functions, load_queries
     from engines.eval.metrics import mrr_at
@@ -41,11 +36,14 @@ def cosqa(table: Path, say) -> dict:
     engine.build_index()
     ids = [s.id for s in engine.symbols]
     grid = [(w, k) for w in (0.5, 1.0, 2.0, 3.0) for k in (10, 30, 60)]  # a static tier's own RRF, whole lists
+    shares = (0.4, 0.5, 0.6, 0.7, 0.8)  # its score fusion over the lexical head (merge.py ``weigh``)
     scores: dict[str, list[float]] = {"lexical": [], "table": [], "fused": [], "rrf-equal": []}
     scores.update({f"rrf-w{w}-k{k}": [] for w, k in grid})
+    scores.update({f"weigh-{share}": [] for share in shares})
     for q, answer in load_queries(data / "cosqa-retrieval-dev-500.json"):
         lexical = engine.lexical_tier.search(q, CANDIDATES)
-        meaning = _meaning(engine, q)
+        found = engine.embedding_ranking(q)
+        meaning = found.ranked if hasattr(found, "ranked") else []
         rows = {"lexical": lexical, "table": meaning,
                 "fused": [(m.position, 0) for m in fuse(lexical, meaning, 100)],
                 "rrf-equal": [(m.position, 0) for m in fuse(lexical, meaning, 100, k=60,
@@ -53,6 +51,9 @@ def cosqa(table: Path, say) -> dict:
         for w, k in grid:
             rows[f"rrf-w{w}-k{k}"] = [(m.position, 0) for m in fuse(lexical, meaning, 100, k=k,
                                                                     weights={LEXICAL: w, EMBEDDING: 1.0}, heads={})]
+        for share in shares:
+            near = found.cosines_of([p for p, _ in lexical]) if hasattr(found, "cosines_of") else []
+            rows[f"weigh-{share}"] = [(m.position, 0) for m in weigh(lexical, near, meaning, 100, share)]
         for name, ranked in rows.items():
             scores[name].append(mrr_at([ids[p] for p, _ in ranked], {answer}))
     engine.close()
@@ -61,9 +62,10 @@ def cosqa(table: Path, say) -> dict:
     return out
 
 
-def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say) -> dict:
+def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say,
+           shares: tuple[float, ...] = ()) -> dict:
     from engines.code.engine import CANDIDATES, CodeEngine
-    from engines.code.merge import BLEND_WEIGHT_SYMBOL, blend
+    from engines.code.merge import BLEND_WEIGHT_SYMBOL, blend, weigh
     from engines.code.ranking import symbol_query
     from engines.embed.code_table import CodeTableEmbedder
     from engines.eval.semble.load import load_queries, load_repos, ndcg
@@ -74,7 +76,7 @@ def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say
     repos = [r for r in load_repos(data).values()
              if r.split == "dev" and (repos_wanted is None or r.name in repos_wanted)]
     embedder = CodeTableEmbedder(table)
-    names = ["lexical", "table"] + [f"blend{w}" for w in weights]
+    names = ["lexical", "table"] + [f"blend{w}" for w in weights] + [f"weigh{s}" for s in shares]
     per_query: dict[str, list[float]] = {n: [] for n in names}
     per_repo: dict[str, dict[str, list[float]]] = {}
     per_cat: dict[str, dict[str, dict[str, list[float]]]] = {}
@@ -87,11 +89,16 @@ def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say
         cats: dict[str, dict[str, list[float]]] = {}
         for q in queries:
             lexical = engine.lexical_tier.search(q.text, CANDIDATES)
-            meaning = _meaning(engine, q.text)
+            found = engine.embedding_ranking(q.text)
+            meaning = found.ranked if hasattr(found, "ranked") else []
             rows = {"lexical": lexical, "table": meaning}
             for w in weights:
                 weight = BLEND_WEIGHT_SYMBOL if symbol_query(q.text) else w
                 rows[f"blend{w}"] = [(m.position, 0) for m in blend(lexical, meaning, 50, weight)]
+            near = found.cosines_of([p for p, _ in lexical]) if shares and hasattr(found, "cosines_of") else []
+            for share in shares:
+                share_here = BLEND_WEIGHT_SYMBOL if symbol_query(q.text) else share
+                rows[f"weigh{share}"] = [(m.position, 0) for m in weigh(lexical, near, meaning, 50, share_here)]
             for name, ranked in rows.items():
                 score = ndcg([run.chunk(p) for p, _ in ranked[:50]], q.targets)
                 repo_scores[name].append(score)
@@ -127,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", required=True, type=Path)
     parser.add_argument("--dataset", default="both", choices=("cosqa", "semble", "both"))
     parser.add_argument("--weights", default="0.1,0.2,0.3")
+    parser.add_argument("--shares", default="", help="semble: the score fusion's meaning shares (merge.py weigh)")
     parser.add_argument("--repos", default=None)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--density", type=float, default=None,
@@ -148,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         result["cosqa_dev"] = cosqa(args.table, say)
     if args.dataset in ("semble", "both"):
         result["semble_dev"] = semble(args.table, [float(w) for w in args.weights.split(",")],
-                                      set(args.repos.split(",")) if args.repos else None, say)
+                                      set(args.repos.split(",")) if args.repos else None, say,
+                                      tuple(float(x) for x in args.shares.split(",") if x))
     text = json.dumps(result, indent=1)
     print(text)
     if args.out is not None:
