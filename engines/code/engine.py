@@ -40,8 +40,8 @@ from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest
-from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_BLEND_WEIGHT,
-                                blend, evidence_first, fill, fuse, weigh)
+from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_MEANING_SHARE,
+                                STATIC_TREE_SHARE, blend, fill, fuse, weigh)
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
@@ -351,21 +351,19 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
 
     def _fused(self, symbols, lexical: LexicalIndex, query: str, ranked, meaning: Meaning, limit: int, wanted,
                lexical_report: TierReport, extras: dict, started: float, kind: str) -> Batch:
-        """Both tiers' rankings as one: blended over a source tree, fused by rank over pathless functions,
-        with the weights of the vectors that answered (``kind``: merge.py)."""
-        # a source tree: lexical (names, paths, files) leads a score blend; pathless functions: RRF, or
-        # the static table's score fusion (merge.py)
-        static = kind == STATIC  # the default answer: meaning reorders the evidence and fills behind it
-        whole = len(ranked) + len(meaning.ranked) if static else limit  # evidence_first cuts to the limit
-        if lexical.shape.has_paths and ranked:
-            weight = BLEND_WEIGHT_SYMBOL if symbol_query(query) else STATIC_BLEND_WEIGHT if static else BLEND_WEIGHT
-            merged = blend(ranked, meaning.ranked, whole, weight)
-        elif static:
-            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, whole)
+        """Both tiers' rankings as one, with the fusion of the vectors that answered (``kind``: merge.py):
+        the trained table's meaning reorders the lexical tier's rows and fills behind them (``weigh``);
+        MiniLM's is blended with a source tree's lexical ranking and leads an RRF over pathless functions."""
+        static = kind == STATIC
+        symbol_asked = lexical.shape.has_paths and symbol_query(query)  # a name asked for: the words' order
+        if static:
+            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_TREE_SHARE) if lexical.shape.has_paths \
+                else STATIC_MEANING_SHARE
+            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, limit, share)
+        elif lexical.shape.has_paths and ranked:
+            merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else BLEND_WEIGHT)
         else:
             merged = fuse(ranked, meaning.ranked, limit)
-        if static:
-            merged = evidence_first(merged, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         if static:

@@ -20,7 +20,7 @@ MRR@10 / recall@10, with the embedding tier's density correction (vectors.py) in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -51,17 +51,18 @@ BLEND_WEIGHT = 0.2
 BLEND_WEIGHT_SYMBOL = 0.0
 
 # The trained code table's vectors (static_vectors.py) rank below MiniLM's (CoSQA dev alone 0.369 against
-# 0.547), so they get their own fusion, chosen on dev only. Pathless functions: the lexical tier's head
-# ordered by a share of each tier's score (``weigh``): CoSQA dev-500 MRR@10 by the meaning share 0.4 / 0.5 /
-# 0.6 / 0.7 / 0.8: 0.406 / 0.416 / 0.424 / 0.418 / 0.407 (`.venv/bin/python -m engines.eval.tuning.code_table
-# --table engines/embed/model/olai-code-table.f16.npy --dataset cosqa`, rows weigh-*), where an RRF of the two
-# (the grid lexical 0.5-3 x k 10-60, evidence first) gave 0.401 at best in the engine: RRF keeps only the
-# places, and a function the words barely found but meaning ranks first stays behind.
-# Source trees: STATIC_BLEND_WEIGHT, 0.1: semble dev blend - lexical -0.0004 [-0.0044, +0.0037]
+# 0.547), so they get their own fusion, chosen on dev only: the lexical tier's head ordered by a share of
+# each tier's score, the rows meaning alone found behind it (``weigh``). Pathless functions, CoSQA dev-500
+# MRR@10 by the meaning share 0.4 / 0.5 / 0.6 / 0.7 / 0.8: 0.406 / 0.416 / 0.424 / 0.418 / 0.407
 # (`.venv/bin/python -m engines.eval.tuning.code_table --table engines/embed/model/olai-code-table.f16.npy
-# --dataset semble --weights 0.1`).
+# --dataset cosqa`, rows weigh-*), where an RRF of the two (lexical 0.5-3 x k 10-60, evidence first) gave
+# 0.401 at best in the engine: RRF keeps only the places, and a function the words barely found but
+# meaning ranks first stays behind. Source trees, where the lexical tier reads names and paths and leads,
+# semble dev 42 repositories NDCG@10 by the share 0.1 / 0.2 / 0.3: 0.8628 / 0.8620 / 0.8588 (lexical 0.8619;
+# 0.1 - lexical +0.0011 [-0.0019, +0.0041] paired over the 829 queries; `--dataset semble --shares 0.1,0.2,0.3`),
+# where the rank blend above at 0.1 gave 0.8612. Symbol queries keep the words' order (BLEND_WEIGHT_SYMBOL).
 STATIC_MEANING_SHARE = 0.6
-STATIC_BLEND_WEIGHT = 0.1
+STATIC_TREE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -115,21 +116,13 @@ def blend(lexical: Sequence[tuple[int, float]], embedding: Sequence[tuple[int, f
     return out
 
 
-def evidence_first(merged: Sequence[Merged], limit: int) -> list[Merged]:
-    """The rows the lexical tier found, in the merged order and each said as lexical (its words are its
-    evidence; meaning only moved it), then the rows meaning alone found: a resemblance row is never
-    above an evidence row (engines/contract.py), so the static table's meaning reorders and fills."""
-    found = [replace(m, tier=LEXICAL, score=m.scores[LEXICAL]) for m in merged if LEXICAL in m.ranks]
-    return (found + [m for m in merged if LEXICAL not in m.ranks])[:limit]
-
-
 def weigh(lexical: Sequence[tuple[int, float]], cosines: Sequence[float], meaning: Sequence[tuple[int, float]],
           limit: int, share: float = STATIC_MEANING_SHARE) -> list[Merged]:
-    """The static table's fusion over pathless functions: the lexical tier's rows (``cosines``: the
-    query's cosine to each, NaN where not embedded) ordered by ``1 - share`` x their BM25 over the best
-    plus ``share`` x their cosine scaled over these rows (the least 0, the most 1), each said as lexical
-    (its words are its evidence); then the rows meaning alone found (``meaning``, above the floor),
-    in its order: evidence first by construction (engines/contract.py)."""
+    """The trained table's fusion: the lexical tier's rows (``cosines``: the query's cosine to each, NaN
+    where not embedded) ordered by ``1 - share`` x their score over the best plus ``share`` x their
+    cosine scaled over these rows (the least 0, the most 1), each said as lexical (its words are its
+    evidence; meaning only moved it); then the rows meaning alone found (``meaning``, above the floor),
+    in its order: a resemblance row is never above an evidence row (engines/contract.py)."""
     meaning_rank = {p: r for r, (p, _) in enumerate(meaning, 1)}
     meaning_score = dict(meaning)
     words = np.asarray([s for _, s in lexical], np.float64)
