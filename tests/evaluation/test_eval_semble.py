@@ -191,3 +191,17 @@ def test_a_malformed_annotation_file_exits_2_naming_the_file(bench, tmp_path):
     done = cli(bench, "--split", "heldout", "--queries", str(tmp_path))
     assert done.returncode == 2 and str(tmp_path / "cart.json") in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_the_static_table_bench_times_each_repository_from_a_cold_cache(bench):
+    env = dict(os.environ, OLAI_SHARED_DATA=str(bench))
+    done = subprocess.run([sys.executable, "-m", "engines.eval.bench.code.static_per_repo", "--json"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    (row,) = out["rows"]  # the dev split only: 'shop'
+    assert row["repo"] == "shop" and row["symbols"] > 3 and row["vectors_s"] > 0 and row["query_ms"] > 0
+    assert out["median"]["symbols"] == row["symbols"]
+    wrong = subprocess.run([sys.executable, "-m", "engines.eval.bench.code.static_per_repo", "--repos", "nope"],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "nope" in wrong.stderr
