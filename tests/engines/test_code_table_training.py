@@ -56,6 +56,26 @@ def test_pairs_are_mined_with_the_engines_parser_and_the_code_side_loses_its_doc
     assert "give it back" in summary.code  # the chunk as the pane indexes it
 
 
+def test_a_question_pair_asks_about_the_symbol_and_answers_with_the_whole_chunk(tmp_path):
+    from training.code_table.questions import question
+
+    corpus, _ = _corpus(tmp_path, "mine", "")
+    asked = next(p for p in mine.repo_pairs(corpus / "repos" / "mine", "mine", "python", 0) if p.kind == "question")
+    assert "give it back" in asked.code and asked.query != "Add one to x and give it back to the caller."
+    shapes = {question(seed, f"k{seed}", "Parses the command line flags.", "parse flags", "parseFlags", "function",
+                       "cli") for seed in range(40)}
+    assert {"how to parse the command line flags", "where is parse flags implemented", "parseFlags"} <= shapes
+    assert "which module computes all shortest paths" in {
+        question(s, f"k{s}", "Compute all shortest paths", "paths", "paths", "function", "graph") for s in range(40)}
+    assert all("@" not in question(s, "k", "@return void", "x y", "xY", "method", "m") for s in range(10))
+
+
+def test_the_question_kind_is_opt_in():
+    from training.code_table.__main__ import parse
+
+    assert parse(["--out", "t.npy"]).kinds == "doc,summary" and "question" in mine.KINDS
+
+
 def test_held_out_repositories_are_whole_and_seeded():
     repos = [{"name": f"r{i}{lang}", "language": lang} for lang in "abcdefgh" for i in range(3)]
     first = mine.held_out(repos, 0)

@@ -9,7 +9,9 @@ here is the text the pane embeds. Two kinds of pair, each measured for what it b
 - ``summary``: the doc's first line -> the whole chunk as the pane indexes it (a query-like line to
   the text a search meets);
 - ``name``: a documented symbol's name split into words -> its code less its doc (how a person
-  says what a function is called, against the camelCase its pieces are cut from).
+  says what a function is called, against the camelCase its pieces are cut from);
+- ``question``: a question about the repository built from the symbol's summary, name and module
+  (questions.py: "how does X ...", "where is Y implemented", a bare name) -> the whole chunk.
 
 Both sides at least MIN_CHARS (potion-code-16M's 32), deduplicated on either side, at most PER_REPO
 pairs of a kind from one repository (chosen by a seeded hash, so no one repository dominates and a
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MIN_CHARS = 32
-KINDS = ("doc", "summary", "name")
+KINDS = ("doc", "summary", "name", "question")
 PER_REPO = 1500  # of each kind: 57 repositories hold ~54,000 documented functions, lodash's alone ~600
 HELD_OUT_LANGUAGES = 6  # languages that lend one repository each to validation
 MAX_DOC_CHARS = 1000  # a doc's opening: the rest is parameter lists and examples
@@ -115,6 +117,8 @@ def without_doc(source: str, doc: str) -> str:
 def repo_pairs(root: Path, repo: str, language: str, seed: int) -> list[Pair]:
     from engines.code.corpus import load_sources, tree_source
     from engines.code.symbols import embed_text
+    from engines.lexical import split_identifier
+    from training.code_table.questions import question
 
     load = load_sources([tree_source(root)])
     out: list[Pair] = []
@@ -131,6 +135,10 @@ def repo_pairs(root: Path, repo: str, language: str, seed: int) -> list[Pair]:
         summary = s.summary
         if len(summary) >= MIN_CHARS // 2 and len(embed_text(s)) >= MIN_CHARS:
             out.append(Pair(repo, language, "summary", summary, embed_text(s)))
+        asked = question(seed, s.id, summary, words, s.qualname.rsplit(".", 1)[-1].rsplit("::", 1)[-1], s.kind,
+                         " ".join(split_identifier(s.module.rsplit(".", 1)[-1])))
+        if len(asked) >= MIN_CHARS // 4 and len(embed_text(s)) >= MIN_CHARS:
+            out.append(Pair(repo, language, "question", asked, embed_text(s)))
     return out
 
 

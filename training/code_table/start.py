@@ -40,8 +40,10 @@ def mined_pairs(corpus: Path, semble: Path, seed: int, say: Callable[[str], None
     from training.code_table import mine
 
     repos = mine.read_manifest(corpus, semble)  # refuses a benchmark repository before any cache is read
+    from training.code_table import questions
+
     key = hashlib.sha256((corpus / "manifest.json").read_bytes() + Path(mine.__file__).read_bytes()
-                         + str(seed).encode()).hexdigest()[:16]
+                         + Path(questions.__file__).read_bytes() + str(seed).encode()).hexdigest()[:16]
     path = _cache_dir() / f"pairs-{key}.json"
     if path.is_file():
         say(f"pairs from {path}")
