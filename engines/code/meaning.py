@@ -19,21 +19,20 @@ from engines.lexical import top_of
 class Meaning:
     ranked: list[tuple[int, float]]  # (position, cosine), best first, above the floor, at most CANDIDATES
     above_floor: np.ndarray  # positions of every symbol above the floor
-    # every embedded symbol's cosine to the query, by position (NaN: not embedded); None where only the
-    # ranked rows are known (Milvus)
+    # every embedded symbol's position and its cosine to the query, as the vectors scored them (None where
+    # only the ranked rows are known: Milvus); read by position only where asked (``cosines_of``)
+    rows: np.ndarray | None = None
     cosines: np.ndarray | None = None
 
     def cosines_of(self, positions: list[int]) -> np.ndarray:
         """The query's cosine to each of ``positions`` (NaN where unknown): what the static table's score
         fusion weighs the lexical tier's rows by (merge.py ``weigh``)."""
-        if self.cosines is None:
+        if self.rows is None or self.cosines is None or not len(self.rows):
             known = dict(self.ranked)
             return np.asarray([known.get(p, np.nan) for p in positions], np.float64)
-        out = np.full(len(positions), np.nan)
-        at = np.asarray(positions, np.int64)
-        inside = at < len(self.cosines)
-        out[inside] = self.cosines[at[inside]]
-        return out
+        by_position = np.full(max(int(self.rows.max()), max(positions, default=0)) + 1, np.nan)
+        by_position[self.rows] = self.cosines
+        return by_position[np.asarray(positions, np.int64)]
 
 
 def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierReport":
@@ -49,9 +48,7 @@ def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierRe
     # Ordered by the density-corrected score; +2 keeps every corrected score positive for
     # top_of, which drops what is below the floor (-inf).
     best = top_of(np.where(above, ranking + 2.0, -np.inf), candidates)
-    by_position = np.full(int(rows.max()) + 1, np.nan, np.float32)
-    by_position[rows] = cosines
-    return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above], by_position)
+    return Meaning([(int(rows[i]), float(cosines[i])) for i, _ in best], rows[above], rows, cosines)
 
 
 def hits_of(symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:

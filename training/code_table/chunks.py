@@ -11,18 +11,14 @@ a larger one (the teacher's cache of a smaller run is used whole by a larger).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
-from training.code_table.mine import MIN_CHARS, _rank
+from training.code_table.mine import MIN_CHARS, _norm, _rank
 
 PER_REPO = 4000  # ~121,000 symbols in 57 repositories; the largest hold 10,000+
-
-
-_SPACE = re.compile(r"\s+")
 
 
 def repo_chunks(root: Path) -> list[str]:
@@ -46,7 +42,7 @@ def mine_chunks(corpus: Path, repos: Sequence[dict], held: set[str], seed: int, 
         found = sorted((t for t in found if len(t) >= MIN_CHARS), key=lambda t: _rank(seed, t))
         taken = 0
         for text in found:
-            key = _SPACE.sub(" ", text).strip().lower()
+            key = _norm(text)
             if key in seen or taken >= PER_REPO:
                 continue
             seen.add(key)

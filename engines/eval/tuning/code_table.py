@@ -22,6 +22,12 @@ from pathlib import Path
 import numpy as np
 
 
+def _near(found, lexical: list[tuple[int, float]]) -> list[float]:
+    """The query's cosine to each lexical row (NaN for all where the table did not answer)."""
+    positions = [p for p, _ in lexical]
+    return list(found.cosines_of(positions)) if hasattr(found, "cosines_of") else [float("nan")] * len(positions)
+
+
 def cosqa(table: Path, say) -> dict:
     from engines.code.engine import CANDIDATES, CodeEngine
     from engines.code.merge import EMBEDDING, LEXICAL, fuse, weigh
@@ -51,8 +57,8 @@ def cosqa(table: Path, say) -> dict:
         for w, k in grid:
             rows[f"rrf-w{w}-k{k}"] = [(m.position, 0) for m in fuse(lexical, meaning, 100, k=k,
                                                                     weights={LEXICAL: w, EMBEDDING: 1.0}, heads={})]
+        near = _near(found, lexical)
         for share in shares:
-            near = found.cosines_of([p for p, _ in lexical]) if hasattr(found, "cosines_of") else []
             rows[f"weigh-{share}"] = [(m.position, 0) for m in weigh(lexical, near, meaning, 100, share)]
         for name, ranked in rows.items():
             scores[name].append(mrr_at([ids[p] for p, _ in ranked], {answer}))
@@ -95,7 +101,7 @@ def semble(table: Path, weights: list[float], repos_wanted: set[str] | None, say
             for w in weights:
                 weight = BLEND_WEIGHT_SYMBOL if symbol_query(q.text) else w
                 rows[f"blend{w}"] = [(m.position, 0) for m in blend(lexical, meaning, 50, weight)]
-            near = found.cosines_of([p for p, _ in lexical]) if shares and hasattr(found, "cosines_of") else []
+            near = _near(found, lexical)
             for share in shares:
                 share_here = BLEND_WEIGHT_SYMBOL if symbol_query(q.text) else share
                 rows[f"weigh{share}"] = [(m.position, 0) for m in weigh(lexical, near, meaning, 50, share_here)]
