@@ -216,3 +216,43 @@ def test_every_chunk_of_the_training_repositories_is_a_teacher_text_capped_and_a
     texts = [start.teacher_texts([pair], 10, 10, 0, chunks=found, chunks_cap=cap) for cap in (2, 5)]
     assert texts[0] == texts[1][:len(texts[0])]  # a larger cap keeps the smaller's texts: its cache is used whole
     assert texts[1].count(found[0]) == 1 and len(texts[1]) == 2 + 5  # a chunk already taken is not taken twice
+
+
+def test_rotated_targets_keep_the_teachers_cosines_where_the_token_mean_bends_them_together():
+    from training.code_table.start import projected
+
+    rng = np.random.default_rng(0)
+    dims = 12
+    vectors = rng.normal(size=(200, dims)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    components = np.linalg.qr(rng.normal(size=(dims, dims)))[0]  # a full basis: nothing lost by turning
+    token_mean = np.full(dims, 1.5)  # the token vectors' mean: far from the sentence vectors' own
+
+    def mean_cosine(x):
+        c = x @ x.T
+        return (c.sum() - len(x)) / (len(x) ** 2 - len(x))
+
+    rotated = projected(vectors, (np.zeros(dims), components), "rotated")
+    assert np.allclose(rotated @ rotated.T, vectors @ vectors.T, atol=1e-5)
+    assert np.allclose(projected(vectors, (token_mean, components), "rotated"), rotated, atol=1e-6)
+    assert mean_cosine(projected(vectors, (token_mean, components), "token-mean")) > 0.5 > abs(mean_cosine(rotated))
+    centred = projected(vectors, (token_mean, components), "centred")
+    assert abs(mean_cosine(centred)) < 0.05
+
+
+def test_the_regression_is_cached_by_what_it_reads(tmp_path, monkeypatch):
+    from training.code_table import start
+
+    monkeypatch.setattr(start, "_cache_dir", lambda: tmp_path)
+    rng = np.random.default_rng(1)
+    table = rng.normal(size=(30, 8)).astype(np.float32)
+    ids = [rng.integers(0, 30, 5) for _ in range(40)]
+    targets = rng.normal(size=(40, 8)).astype(np.float32)
+    targets /= np.linalg.norm(targets, axis=1, keepdims=True)
+    said = []
+    first = start.regressed(table, ids, targets, 2, 16, 1e-2, 0, said.append)
+    assert not np.array_equal(first, table), "the regression moved no row"
+    again = start.regressed(table, ids, targets, 2, 16, 1e-2, 0, said.append)
+    assert np.array_equal(first, again) and "from" in said[-1]
+    other = start.regressed(table, ids, -targets, 2, 16, 1e-2, 0, said.append)
+    assert not np.array_equal(first, other) and len(list(tmp_path.glob("regressed-*.npy"))) == 2

@@ -72,9 +72,17 @@ def parse(argv):
     p.add_argument("--vocabulary-min-count", type=int, default=vocabulary_min_count(),
                    help="the fewest times a word is seen in the training chunks to get a row")
     p.add_argument("--hard", type=int, default=1, help="1: each batch from one repository (hard negatives)")
+    p.add_argument("--targets", default="token-mean", choices=start_targets(),
+                   help="how MiniLM's vectors are put into the table's space for the regression")
     p.add_argument("--joint", type=float, default=5.0,
                    help="weight of the regression's loss kept in each contrastive step (0: none)")
     return p.parse_args(argv)
+
+
+def start_targets() -> tuple[str, ...]:
+    from training.code_table.start import TARGETS
+
+    return TARGETS
 
 
 def vocabulary_min_count() -> int:
@@ -129,10 +137,10 @@ def main(argv: list[str] | None = None) -> int:
                                     args.teacher_names, args.teacher_comments, more, args.teacher_chunks)
         kept, vectors = start.teacher(texts, say, args.teacher_cached_only)
         texts = [texts[i] for i in kept]
-        targets = start.projected(vectors, basis)
+        targets = start.projected(vectors, basis, args.targets)
         say(f"regression on {len(texts):,} texts")
         teacher_ids = tok(texts)
-        train.regress(table, teacher_ids, targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
+        table = start.regressed(table, teacher_ids, targets, args.regress_epochs, args.batch, REGRESS_LR, args.seed, say)
         figures["regress"] = train.retrieval_mrr(table, val_q, val_c, [p.repo for p in val])
         say(f"validation MRR@10 after the regression: {figures['regress']:.4f}")
     if "contrast" in steps:
