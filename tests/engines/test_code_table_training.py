@@ -70,10 +70,12 @@ def test_a_question_pair_asks_about_the_symbol_and_answers_with_the_whole_chunk(
     assert all("@" not in question(s, "k", "@return void", "x y", "xY", "method", "m") for s in range(10))
 
 
-def test_the_question_kind_is_opt_in():
+def test_the_defaults_train_every_kind_and_average_two_tables():
     from training.code_table.__main__ import parse
 
-    assert parse(["--out", "t.npy"]).kinds == "doc,summary" and "question" in mine.KINDS
+    args = parse(["--out", "t.npy"])
+    assert args.kinds.split(",") == ["doc", "summary", "name", "question"] and set(args.kinds.split(",")) <= set(mine.KINDS)
+    assert args.targets.split(",") == ["token-mean", "rotated"]
 
 
 def test_held_out_repositories_are_whole_and_seeded():
@@ -256,3 +258,13 @@ def test_the_regression_is_cached_by_what_it_reads(tmp_path, monkeypatch):
     assert np.array_equal(first, again) and "from" in said[-1]
     other = start.regressed(table, ids, -targets, 2, 16, 1e-2, 0, said.append)
     assert not np.array_equal(first, other) and len(list(tmp_path.glob("regressed-*.npy"))) == 2
+
+
+@pytest.mark.parametrize("flags,named", [(["--targets", "sideways"], "sideways"),
+                                         (["--targets", "token-mean,rotated", "--joint", "5,1,2"], "--joint"),
+                                         (["--joint", "strong"], "strong")])
+def test_a_bad_member_of_the_soup_is_one_line_and_exit_2_before_any_work(tmp_path, flags, named):
+    done = subprocess.run([sys.executable, "-m", "training.code_table", "--out", str(tmp_path / "t.npy"),
+                           "--corpus", str(tmp_path / "none"), *flags], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0, done.stderr
+    assert named in done.stderr and "Traceback" not in done.stderr

@@ -1,4 +1,4 @@
-"""Question-shaped queries for the ``question`` pair kind (opt-in, ``--kinds ...,question``).
+"""Question-shaped queries for the ``question`` pair kind (in the defaults since the soup; ``--kinds``).
 
 A code-search benchmark asks a repository questions, not doc lines: "how does the scheduler retry a
 failed job" (semantic), "where is rate limiting implemented" (architecture), "RateLimiter" or "parse
