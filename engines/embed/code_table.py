@@ -98,9 +98,7 @@ class CodeTableEmbedder(StaticEmbedder):
         parts[1::2] = [w if row is None else PLACEHOLDER for w, row in zip(parts[1::2], rows)]
         rows = [row for row in rows if row is not None]
         masked = "".join(parts)
-        data = masked.encode("utf-8", "replace")
-        ids = self._vocabulary().tokenize(data, add_bos=False, special=False) if data.strip() else []
-        ids = [i for i in ids if i not in SPECIAL]
+        ids = [i for i in self.raw_ids(masked) if i not in SPECIAL]
         mark = self._placeholder_id()
         if sum(1 for i in ids if i == mark) != len(rows):  # never seen; the slow way is always right
             return None
@@ -125,7 +123,7 @@ class CodeTableEmbedder(StaticEmbedder):
 
     def _placeholder_id(self) -> int:
         if self._mark is None:
-            (self._mark,) = self._vocabulary().tokenize(PLACEHOLDER.encode(), add_bos=False, special=False)
+            (self._mark,) = self.raw_ids(PLACEHOLDER)
         return self._mark
 
     def info(self) -> EmbedderInfo:

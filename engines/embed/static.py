@@ -104,13 +104,12 @@ class StaticEmbedder:
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's WordPiece ids as MiniLM cuts it, without [CLS]/[SEP] and [UNK], at most MAX_TOKENS."""
-        vocab = self._vocabulary()
-        out = []
-        for text in texts:
-            data = text.encode("utf-8", "replace")
-            ids = vocab.tokenize(data, add_bos=False, special=False) if data.strip() else []
-            out.append([i for i in ids[:MAX_TOKENS] if i not in SPECIAL])
-        return out
+        return [[i for i in self.raw_ids(text)[:MAX_TOKENS] if i not in SPECIAL] for text in texts]
+
+    def raw_ids(self, text: str) -> list[int]:
+        """Every WordPiece id of ``text`` as llama.cpp gives them, [UNK] and all, uncut."""
+        data = text.encode("utf-8", "replace")
+        return self._vocabulary().tokenize(data, add_bos=False, special=False) if data.strip() else []
 
     def count_tokens(self, text: str) -> int:
         return len(self.token_ids([text])[0])

@@ -101,9 +101,10 @@ def say(text: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
 
 
-def _member(table, steps, args, fit, validation, tok, teacher_ids, targets, joint, prefix, figures):
-    """One table from the start: the regression onto ``targets`` (cached), then the contrast, anchored to
-    the targets by ``joint``; validation figures into ``figures`` under ``prefix``."""
+def _member(table, steps, args, fit, validation, pairs_ids, teacher_ids, targets, joint, prefix, figures):
+    """One table from the start: the regression onto ``targets`` (cached), then the contrast over
+    ``pairs_ids`` (the queries' and the codes' ids), anchored to the targets by ``joint``; validation
+    figures into ``figures`` under ``prefix``."""
     from training.code_table import start, train
 
     val_q, val_c, groups_val = validation
@@ -112,8 +113,7 @@ def _member(table, steps, args, fit, validation, tok, teacher_ids, targets, join
         figures[f"{prefix}regress"] = train.retrieval_mrr(table, val_q, val_c, groups_val)
         say(f"validation MRR@10 after the regression ({prefix or 'the table'}): {figures[f'{prefix}regress']:.4f}")
     if "contrast" in steps:
-        led = start.language_queries(fit, args.language_queries, args.seed)
-        q, c = tok([p.query for p in led]), tok([p.code for p in fit])
+        q, c = pairs_ids
 
         def checked(epoch: int) -> None:
             figure = train.retrieval_mrr(table, val_q, val_c, groups_val)
@@ -183,13 +183,17 @@ def main(argv: list[str] | None = None) -> int:
         texts = [texts[i] for i in kept]
         say(f"regression on {len(texts):,} texts")
     teacher_ids = tok(texts)
+    pairs_ids = None
+    if "contrast" in steps:  # the same pairs for every member: tokenized once
+        led = start.language_queries(fit, args.language_queries, args.seed)
+        pairs_ids = (tok([p.query for p in led]), tok([p.code for p in fit]))
     tables = []
     for n, how in enumerate(members):
         targets = start.projected(vectors, basis, how) if texts else None
         joint = joints[n] if len(joints) > 1 else joints[0]
         prefix = f"{how}_" if len(members) > 1 else ""
-        tables.append(_member(table.copy(), steps, args, fit, (val_q, val_c, [p.repo for p in val]), tok, teacher_ids,
-                              targets, joint, prefix, figures))
+        tables.append(_member(table.copy(), steps, args, fit, (val_q, val_c, [p.repo for p in val]), pairs_ids,
+                              teacher_ids, targets, joint, prefix, figures))
     # several members: the mean of their tables (a model soup). Tables whose regressions aimed at differently
     # placed targets err differently: e10 (token-mean) and a rotated one, each 0.3691 and 0.3608 on CoSQA
     # dev alone, give 0.384 averaged (docs/code-embedder.md)
