@@ -29,6 +29,7 @@ SIZE = (110, 30)
 DEMO = default_corpus("notes")
 FROZEN_MS = "·· ms"
 
+
 class RememberingEmbedder(LlamaEmbedder):
     """The real model, which embeds each (kind, text) once per test process and gives the same vector
     again after. Engines under test get a cache folder of their own, so each test used to embed the demo
@@ -42,14 +43,14 @@ class RememberingEmbedder(LlamaEmbedder):
         self._seen_lock = threading.Lock()
 
     def embed(self, texts, kind):
+        if not texts:
+            return super().embed(texts, kind)
         with self._seen_lock:
             missing = list(dict.fromkeys(t for t in texts if (kind, t) not in self._seen))
         if missing:
             fresh = super().embed(missing, kind)
             with self._seen_lock:
                 self._seen.update(((kind, t), v) for t, v in zip(missing, fresh))
-        if not texts:
-            return super().embed(texts, kind)
         with self._seen_lock:
             return np.stack([self._seen[(kind, t)] for t in texts])
 
