@@ -260,7 +260,7 @@ def test_the_regression_is_cached_by_what_it_reads(tmp_path, monkeypatch):
     assert not np.array_equal(first, other) and len(list(tmp_path.glob("regressed-*.npy"))) == 2
 
 
-@pytest.mark.parametrize("flags,named", [(["--targets", "sideways"], "sideways"),
+@pytest.mark.parametrize("flags,named", [(["--targets", "sideways"], "sideways"), (["--targets", ","], "--targets"),
                                          (["--targets", "token-mean,rotated", "--joint", "5,1,2"], "--joint"),
                                          (["--joint", "strong"], "strong")])
 def test_a_bad_member_of_the_soup_is_one_line_and_exit_2_before_any_work(tmp_path, flags, named):

@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--steps: unknown step {bad[0]!r} (regress, contrast)", file=sys.stderr)
         return 2
     members = [m for m in args.targets.split(",") if m]
-    if bad := [m for m in members if m not in start.TARGETS] or not members:
+    bad = [m for m in members if m not in start.TARGETS]
+    if bad or not members:
         print(f"--targets: {bad[0] if bad else args.targets!r} is not one of {', '.join(start.TARGETS)}", file=sys.stderr)
         return 2
     try:
