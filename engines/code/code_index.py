@@ -17,7 +17,7 @@ import numpy as np
 from engines.code.columns import Chunk, Vocabulary
 from engines.code.source import add_problem
 from engines.problems import Problem
-from engines.code.symbols import Symbol, embed_text
+from engines.code.symbols import Symbol, embed_text, static_text
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,10 @@ class CodeIndex:
     def embed_texts(self) -> list[str]:
         """``embed_text`` of every symbol, in order (the embedding tier's texts)."""
         return [embed_text(self.symbol(i)) for i in range(self.size)]
+
+    def static_texts(self) -> list[str]:
+        """``static_text`` of every symbol, in order (the trained code table's texts)."""
+        return [static_text(self.symbol(i)) for i in range(self.size)]
 
     def position_of(self, item_id: str) -> int | None:
         with self._lock:

@@ -199,11 +199,10 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
             self._lexical = lexical
         if write and self._writer is not None:
             self._writer.write_later(index)
-        if self._vectors is not None or self._static is not None:
-            texts = index.embed_texts()
-            for vectors in (self._vectors, self._static):
-                if vectors is not None:
-                    vectors.set_texts(texts)
+        if self._vectors is not None:
+            self._vectors.set_texts(index.embed_texts())
+        if self._static is not None:
+            self._static.set_texts(index.static_texts())
 
     # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
     def _new_index(self) -> VectorIndex:

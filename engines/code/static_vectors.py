@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from engines.code.vectors import VectorIndex
 
+# The neighbourhood density only up to this many symbols: its symbol-by-symbol product is ~1 s there on 2
+# cores, and it is measured again at every open. The 63-repository tree (180,036 symbols) has none: its
+# warm open to meaning took 4.1 s without it, 10.8 s with neighbours sampled among 8,192, 17.7 s among
+# 16,384 (`engines/eval/bench/code/monorepo.sh --json --quick`, one session).
+DENSITY_MOST = 16_384
 STATIC_BATCH = 2048  # symbols per embed call: a gather and a sum, ~0.2 s on 2 cores (MiniLM: 32 in ~0.5 s)
 
 
@@ -20,10 +25,31 @@ class StaticVectorIndex(VectorIndex):
     # built again in seconds: saved once at the end, no journal of its batches
     save_every_s = float("inf")
     journalled = False
-    # No neighbourhood density: for the trained table it moved CoSQA dev within noise (weight 0 / 0.15 /
-    # 0.3 / 0.5: 0.3045 / 0.3006 / 0.3003 / 0.2893 MRR@10, docs/code-embedder.md), and it costs a
-    # symbol-by-symbol product that a 300,000-symbol tree cannot pay within a minute.
-    density_weight = 0.0
+    # The neighbourhood density (vectors.py) at MiniLM's weight, 0.3, up to DENSITY_MOST symbols. The table
+    # alone as the engine ranks it (`.venv/bin/python -m engines.eval.tuning.code_table --table
+    # engines/embed/model/olai-code-table.f16.npy --as-engine --density W`), weight 0 / 0.15 / 0.3:
+    # CoSQA dev MRR@10 0.373 / 0.379 / 0.384, semble dev NDCG@10 0.685 / 0.691 / 0.703; the fused answers
+    # do not move (they weigh raw cosines: merge.py ``weigh``).
+    density_most = DENSITY_MOST
 
-    def _completed(self) -> None:
-        """Nothing to measure once whole (no density)."""
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._density_checked: object = None  # the index version whose densities were last found complete
+
+    def scores(self, query_vector):
+        """As VectorIndex's, a whole index's densities measured first where its build has not yet: the
+        build measures them after it says ready, and an answer in between would rank without them (so a
+        search's order would depend on the moment it came)."""
+        if self._lacks_density():
+            self._measure_density()
+        return super().scores(query_vector)
+
+    def _lacks_density(self) -> bool:
+        with self._lock:
+            if self._density_checked == self._version:
+                return False
+            self._density_checked = self._version
+            items = len(self._keys)
+            return (1 < items <= self.density_most and self._done() == items
+                    and any(k not in self._density for k in self._keys))
+

@@ -53,7 +53,7 @@ class TwoKindsOfVectors:
                     self._static_problem = exc
                     return None
                 index = StaticVectorIndex(embedder, scope=self._scope, cache_dir=self._cache_dir)
-                index.set_texts(self._index.embed_texts())
+                index.set_texts(self._index.static_texts())
                 self._static = index
             return self._static
 

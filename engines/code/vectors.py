@@ -35,6 +35,7 @@ class VectorIndex(BackgroundIndex):
     embed_batch = EMBED_BATCH
     thread_name = "olai-code-index"
     density_weight: float | None = None  # None: DENSITY_WEIGHT, read at each search (the tuning tools set it)
+    density_most: int | None = None  # no density for an index of more items than this (None: any size)
 
     def __init__(self, embedder: Embedder, scope: str, cache_dir: str | None = None) -> None:
         super().__init__(embedder, scope, cache_dir)
@@ -138,7 +139,7 @@ class VectorIndex(BackgroundIndex):
             self._refresh_matrix()
             matrix, rows, keys = self._matrix, self._ready_rows, self._keys
             todo = [j for j, i in enumerate(rows) if keys[i] not in self._density]
-        if not todo or len(rows) < 2:
+        if not todo or len(rows) < 2 or (self.density_most is not None and len(rows) > self.density_most):
             return
         k = min(DENSITY_NEIGHBOURS, len(rows) - 1)
         found: dict[bytes, float] = {}

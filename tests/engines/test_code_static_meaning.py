@@ -10,6 +10,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engines.answer import RESEMBLANCE, collect
@@ -144,3 +145,49 @@ def test_the_static_score_fusion_reorders_the_evidence_by_meaning_and_fills_behi
     # a row not embedded yet (NaN) weighs by its words alone, the least meaning
     fused = {m.position: m.fused for m in weigh(lexical, [float("nan"), 0.2, 0.9], meaning, 10, share=0.6)}
     assert fused[1] == pytest.approx(0.4) and fused[3] == pytest.approx(0.64)
+
+
+def test_the_static_vectors_know_where_a_symbol_lives(tmp_path):
+    # the same function in two files: only the path can tell the table which one a question means
+    body = 'def apply(total, rate):\n    """Scale the total by the rate."""\n    return total * rate\n'
+    for rel in ("payments/refunds.py", "render/colours.py"):
+        (tmp_path / "tree" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tree" / rel).write_text(body, encoding="utf-8")
+    engine = CodeEngine(tmp_path / "tree", wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
+    try:
+        for query, wanted in (("payment refunds", "payments/refunds.py::apply"),
+                              ("colours for rendering", "render/colours.py::apply")):
+            hits = [h for h in ask(engine, query, tiers=(EMBEDDING,)).hits if h.id.endswith("::apply")]
+            assert [h.id for h in hits][:1] == [wanted], (query, [(h.id, h.score) for h in hits])
+            assert len(hits) < 2 or hits[0].score > hits[1].score, query  # not a tie broken by order
+    finally:
+        engine.close()
+
+
+def _static_scores(tmp_path, query: str):
+    engine = CodeEngine(DEMO, wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
+    try:
+        static = engine.static_vectors
+        static.build()
+        vector = static.embedder.embed([query], "query")[0]
+        return static.scores(vector)
+    finally:
+        engine.close()
+
+
+def test_the_static_ranking_is_corrected_by_density_even_before_the_build_measures_it(tmp_path, monkeypatch):
+    from engines.code.static_vectors import StaticVectorIndex
+
+    # a search that comes between the build's "ready" and its density: the search measures it first
+    monkeypatch.setattr(StaticVectorIndex, "_completed", lambda self: None)
+    rows, cosines, ranking = _static_scores(tmp_path, "where do we throttle requests")
+    assert len(rows) > 10 and (ranking < cosines).all()  # every symbol's density is subtracted
+    assert [int(r) for r in rows[np.argsort(-ranking)][:10]] != [int(r) for r in rows[np.argsort(-cosines)][:10]]
+
+
+def test_a_tree_larger_than_the_density_bound_ranks_by_plain_cosine(tmp_path, monkeypatch):
+    from engines.code.static_vectors import StaticVectorIndex
+
+    monkeypatch.setattr(StaticVectorIndex, "density_most", 3)
+    rows, cosines, ranking = _static_scores(tmp_path, "where do we throttle requests")
+    assert len(rows) > 3 and np.array_equal(ranking, cosines)
