@@ -74,9 +74,10 @@ STATIC_TEXT_PATH = True  # read at each call: the tuning tool's ``--path 0`` mea
 def static_text(symbol: Symbol) -> str:
     """The text the trained code table embeds: the file's path within the corpus, then ``embed_text``.
 
-    A bag of word rows has no context but its words; the path's ("src/click/termui.py") say where the
+    A bag of word rows has no context but its words; the path's words ("src/click/termui.py") say where the
     symbol lives, which semble's questions ask about. semble dev, 42 repositories, the table alone as
-    the engine ranks it: NDCG@10 0.628 -> 0.685 (docs/code-embedder.md, "The path in the static text").
+    the engine ranks it: NDCG@10 0.628 -> 0.685 (docs/code-embedder.md, "The path in the static text, and
+    the density").
     MiniLM's texts stay ``embed_text``: not measured with the path (an hour a tree to embed).
     A function without a file (CoSQA's) has no path to say.
     """

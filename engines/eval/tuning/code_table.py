@@ -15,7 +15,7 @@ evaluation's scorers (engines/eval/metrics.py ``mrr_at``, engines/eval/semble/lo
 By default the table stands where MiniLM would (the source as text, the density correction at
 ``--density``): how every table before 2026-12-06's evening was measured. ``--as-engine``: the table
 answers as the code pane's static tier does (engines/code/static_vectors.py: the file's path before the
-source, ``symbols.static_text``, no density); ``--path 0`` leaves the path out. ``--out`` keeps each
+source, ``symbols.static_text``, and the density up to its bound); ``--path 0`` leaves the path out. ``--out`` keeps each
 query's score; ``--baseline`` (an earlier ``--out``) adds each ranking's paired difference against the
 same ranking there, query by query.
 """
@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--density", type=float, default=None,
                         help="the embedding tier's density weight (engines/code/vectors.py; 0.3 if not given; with --as-engine the static tier's too)")
     parser.add_argument("--as-engine", action="store_true",
-                        help="the table as the code pane's static tier answers (its texts, no density)")
+                        help="the table as the code pane's static tier answers (its texts, its density)")
     parser.add_argument("--path", type=int, choices=(0, 1), default=1,
                         help="with --as-engine: the file's path before the source (1, the engine's) or not (0)")
     parser.add_argument("--baseline", type=Path, default=None,
