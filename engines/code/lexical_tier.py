@@ -50,8 +50,7 @@ def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, st
               ("signature", " ".join((symbol.signature, *symbol.decorators, *symbol.bases)), None),
               ("body", symbol.source, False)]
     if symbol.path and FIELD_WEIGHTS.get("path"):
-        rel = symbol.where.rsplit(":", 1)[0]
-        fields.append(("path", "/".join(rel.split("/")[-PATH_DEPTH:]).rsplit(".", 1)[0], None))
+        fields.append(("path", "/".join(symbol.rel.split("/")[-PATH_DEPTH:]).rsplit(".", 1)[0], None))
     counts: Counter[str] = Counter()
     for field, text, snake in fields:
         weight = int(weights.get(field, 1))

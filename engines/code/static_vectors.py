@@ -40,16 +40,15 @@ class StaticVectorIndex(VectorIndex):
         """As VectorIndex's, a whole index's densities measured first where its build has not yet: the
         build measures them after it says ready, and an answer in between would rank without them (so a
         search's order would depend on the moment it came)."""
-        if self._lacks_density():
-            self._measure_density()
+        if self._newly_whole():
+            self._measure_density()  # nothing to do where the build measured them, or past DENSITY_MOST
         return super().scores(query_vector)
 
-    def _lacks_density(self) -> bool:
+    def _newly_whole(self) -> bool:
+        """Whether every item has its vector, asked once per version of the index."""
         with self._lock:
             if self._density_checked == self._version:
                 return False
             self._density_checked = self._version
-            items = len(self._keys)
-            return (1 < items <= self.density_most and self._done() == items
-                    and any(k not in self._density for k in self._keys))
+            return self._done() == len(self._keys)
 

@@ -53,6 +53,11 @@ class Symbol:
         return next((line.strip() for line in self.docstring.splitlines() if line.strip()), "")
 
     @property
+    def rel(self) -> str:
+        """The file's path within the corpus (``where`` less its line)."""
+        return self.where.rsplit(":", 1)[0]
+
+    @property
     def name_words(self) -> list[str]:
         return split_identifier(self.qualname if self.kind == "module" else self.qualname.replace(".", " "))
 
@@ -84,7 +89,7 @@ def static_text(symbol: Symbol) -> str:
     text = embed_text(symbol)
     if not symbol.path or not STATIC_TEXT_PATH:
         return text
-    return f"{symbol.where.rsplit(':', 1)[0]}\n{text}"
+    return f"{symbol.rel}\n{text}"
 
 
 def parse_symbols(text: str, rel: str, path: str, module: str) -> list[Symbol]:

@@ -138,8 +138,10 @@ class VectorIndex(BackgroundIndex):
         with self._lock:
             self._refresh_matrix()
             matrix, rows, keys = self._matrix, self._ready_rows, self._keys
+            if len(rows) < 2 or (self.density_most is not None and len(rows) > self.density_most):
+                return
             todo = [j for j, i in enumerate(rows) if keys[i] not in self._density]
-        if not todo or len(rows) < 2 or (self.density_most is not None and len(rows) > self.density_most):
+        if not todo:
             return
         k = min(DENSITY_NEIGHBOURS, len(rows) - 1)
         found: dict[bytes, float] = {}
