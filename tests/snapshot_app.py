@@ -139,6 +139,10 @@ async def index_ready(pilot: Pilot, engine: NotesEngine) -> None:
     await wait_until(pilot, lambda: engine.semantic.state().state in ("ready", "unavailable", "failed"))
     pane = pilot.app.active_pane
     await pane.poll_live()  # the footer learns it now, not at the next tick
+    # ... unless the timer's poll was already in flight (poll_live then returns at once) with a reading
+    # from before: that one lands stale, and the next tick mends it. A loaded machine widens the window
+    # (seen once: the footer still said "semantic indexing 0/2" with the index ready).
+    await wait_until(pilot, lambda: getattr(pane.live.get("semantic"), "status", None) != "indexing")
 
 
 async def type_query(pilot: Pilot, query: str) -> None:
