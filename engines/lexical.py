@@ -1,4 +1,5 @@
-"""Words for lexical search: case and accent folding, identifier splitting, light stemming, and BM25.
+"""Words for lexical search: case and accent folding, identifier splitting, stemming (light for notes and
+products, Snowball for code), and BM25.
 
 Shared by the code and products engines. ``tokenize`` turns text (prose or source) into folded
 words, with ``snake_case``, ``CamelCase`` and digit runs split into their parts, so the query
@@ -15,6 +16,7 @@ where rank-bm25 loops over every document per query word. An earlier run under l
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections import Counter
 from functools import lru_cache
@@ -46,8 +48,9 @@ def split_identifier(name: str) -> list[str]:
     return tokenize(name)
 
 
-def tokenize(text: str, stem: bool = False) -> list[str]:
-    """Folded words of ``text``, identifiers split into their parts; ``stem``: light suffix stripping."""
+def tokenize(text: str, stem: bool | str = False) -> list[str]:
+    """Folded words of ``text``, identifiers split into their parts; ``stem``: True for light suffix
+    stripping (``stem_word``), ``SNOWBALL`` for the code engine's Snowball stems (``snowball_word``)."""
     return words_of(word_runs(text), stem)
 
 
@@ -63,7 +66,7 @@ def word_runs(text: str) -> list[str]:
     return _RUN.findall(_strip_accents(text))
 
 
-def words_of(runs: list[str], stem: bool = False) -> list[str]:
+def words_of(runs: list[str], stem: bool | str = False) -> list[str]:
     """The words of these runs, in order (``tokenize`` once the runs are found)."""
     return list(chain.from_iterable(map(_WORDS_OF[stem].__getitem__, runs)))
 
@@ -100,10 +103,15 @@ def _stemmed_parts(run: str) -> tuple[str, ...]:
     return tuple(stem_word(part.casefold()) for part in _PARTS.findall(run))
 
 
-_WORDS_OF = {False: RunCache(_parts), True: RunCache(_stemmed_parts)}
+def _snowball_parts(run: str) -> tuple[str, ...]:
+    return tuple(snowball_word(part.casefold()) for part in _PARTS.findall(run))
 
 
-def run_words(stem: bool) -> RunCache:
+SNOWBALL = "snowball"  # a ``stem`` value: the code engine's stemmer (engines/code/words.py)
+_WORDS_OF = {False: RunCache(_parts), True: RunCache(_stemmed_parts), SNOWBALL: RunCache(_snowball_parts)}
+
+
+def run_words(stem: bool | str) -> RunCache:
     """The cache ``tokenize`` reads a run's words from (a caller may build its own on top of it)."""
     return _WORDS_OF[stem]
 
@@ -129,6 +137,24 @@ def stem_word(word: str) -> str:
                 base = base[:-1]  # "stopped" -> "stop", "running" -> "run"; "called" keeps "call"
             return base
     return word
+
+
+_SNOWBALL = threading.local()  # PyStemmer's stemmers are not to be shared between threads (its docs)
+
+
+@lru_cache(maxsize=65536)
+def snowball_word(word: str) -> str:
+    """Snowball's English stem (PyStemmer) of a word of five letters or more: ``confirmation`` ->
+    confirm, ``tokenizer`` -> token. Words of four letters or fewer, and words with digits, stay whole
+    as ``stem_word`` keeps them (``args``, ``utf8``)."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    stemmer = getattr(_SNOWBALL, "stemmer", None)
+    if stemmer is None:
+        import Stemmer
+
+        stemmer = _SNOWBALL.stemmer = Stemmer.Stemmer("english", 0)  # no cache of its own: lru_cache above
+    return stemmer.stemWord(word)
 
 
 # The analyzer a standard BM25 setup ships (bm25s.tokenize with PyStemmer's Snowball English stemmer and

@@ -16,7 +16,8 @@ import numpy as np
 
 from engines.code.ranking import (HEADER_EXTS, HEADER_WITH_SOURCE, PATH_SYNONYMS, SOURCE_EXTS, CodeShape, _own_name,
                                   _penalty)
-from engines.lexical import split_identifier, stem_word
+from engines.code.words import stem_word
+from engines.lexical import split_identifier
 
 
 def shape_of_files(files: list[tuple[str, str]], counts: list[int], names: list[str], lengths: list[int],

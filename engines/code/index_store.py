@@ -37,9 +37,10 @@ from engines.index_cache import CacheFault, StringColumn, read_arrays, write_arr
 from engines.locations import cache_root
 
 KIND = "code-index"
-# 1: the first. Bump it whenever what a parse gives for the same bytes changes (symbols.py,
-# treesitter.py, lexical_tier.symbol_counts): an older cache is then named and rebuilt.
-FORMAT = 1
+# 1: the first. 2: the words stemmed by Snowball (words.py). Bump it whenever what a parse gives for
+# the same bytes changes (symbols.py, treesitter.py, lexical_tier.symbol_counts): an older cache is
+# then named and rebuilt.
+FORMAT = 2
 RACY_NS = 2_000_000_000
 
 

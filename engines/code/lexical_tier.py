@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 from engines.gcpause import paused_gc
 from engines.code.ranking import CodeShape, rerank
 from engines.code.symbols import Symbol
+from engines.code.words import STEM
 from engines.lexical import BM25Index, RunCache, run_words, tokenize, word_runs
 
 TIER = "lexical"
@@ -25,11 +26,10 @@ TIER = "lexical"
 # field once, name, docstring and signature words count twice and body words once. MRR@10: all once
 # 0.347; name 2 0.350 (recall@10 0.552); name 5 0.350; docstring 2 lost (0.335), docstring 3 more so
 # (0.324): CoSQA's web queries are phrased unlike docstrings. Name 2 is the smallest weight within
-# 0.001 of the best. Stemming: +0.016 (name 2 unstemmed 0.331).
+# 0.001 of the best. Stemming: +0.016 (name 2 unstemmed 0.331), Snowball's since 2026-12-06 (words.py).
 # "path": the words of the file's name and folder, once (semble dev, 42 repositories, mean NDCG@10:
 # +0.002, 0.8239 -> 0.8258); CoSQA's functions have no path, so nothing changes there.
 FIELD_WEIGHTS: Mapping[str, int] = {"name": 2, "docstring": 1, "signature": 1, "body": 1, "path": 1}
-STEM = True
 # Whole identifiers as words too (``RateLimiter`` -> ratelimiter beside rate, limiter): the exact name
 # outranks a chunk that only holds its parts. semble dev 0.8170 -> 0.8258, symbol queries 0.944 ->
 # 0.950. In bodies only CamelCase ones: snake_case compounds there lengthened CoSQA's Python
@@ -41,7 +41,7 @@ RERANK_POOL = 100  # BM25's head that the code-aware ranking re-orders (semble d
 K1, B = 1.5, 0.75
 
 
-def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool = STEM) -> dict[str, int]:
+def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool | str = STEM) -> dict[str, int]:
     """The symbol's BM25 document as word -> count: each field's words (name words, docstring,
     signature with decorators and bases, its own source, the file's path words) counted by the
     field's weight, and the whole identifiers of its name and, CamelCase only, of its body."""
@@ -81,10 +81,10 @@ def _compounds(run: str, snake: bool) -> tuple[str, ...]:
                  if _CAMEL.search(ident) or (snake and "_" in ident.strip("_")))
 
 
-_FIELD_WORDS: dict[tuple[bool, bool | None], RunCache] = {}
+_FIELD_WORDS: dict[tuple[bool | str, bool | None], RunCache] = {}
 
 
-def _field_words(stem: bool, snake: bool | None) -> RunCache:
+def _field_words(stem: bool | str, snake: bool | None) -> RunCache:
     """A run -> its words and then, unless ``snake`` is None, its compounds: one lookup for both
     (symbol_counts of the 71,434 symbols of zig, abseil-cpp, laravel, pandoc and cats: 7.3 s CPU
     with the two looked up apart, 6.4 s with one lookup)."""
@@ -96,7 +96,7 @@ def _field_words(stem: bool, snake: bool | None) -> RunCache:
     return found
 
 
-def symbol_document(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool = STEM) -> list[str]:
+def symbol_document(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool | str = STEM) -> list[str]:
     """The same document as a list of words (for libraries that take token lists: the evaluation's BM25Okapi)."""
     return [w for w, n in symbol_counts(symbol, weights, stem).items() for _ in range(n)]
 
@@ -107,13 +107,13 @@ class LexicalIndex:
 
     symbols: list[Symbol]
     weights: Mapping[str, int]
-    stem: bool
+    stem: bool | str
     index: BM25Index
     shape: CodeShape
 
     @classmethod
     def build(cls, symbols: Sequence[Symbol], weights: Mapping[str, int] = FIELD_WEIGHTS,
-              stem: bool = STEM, documents: Sequence[Mapping[str, int]] | None = None) -> "LexicalIndex":
+              stem: bool | str = STEM, documents: Sequence[Mapping[str, int]] | None = None) -> "LexicalIndex":
         """``documents``: ``symbol_counts(s, weights, stem)`` for each symbol, when already counted
         (by the load, beside the parse)."""
         with paused_gc():  # millions of short-lived words; the collector finds nothing (gcpause.py)

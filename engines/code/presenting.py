@@ -10,6 +10,7 @@ from typing import Sequence
 from engines.code.languages import BY_NAME
 from engines.contract import Presentation
 from engines.code.merge import EMBEDDING
+from engines.code.words import STEM
 from engines.lexical import tokenize
 from engines.tiers import recall_switched_off
 
@@ -20,7 +21,7 @@ class CodePresenting:
 
     def highlights(self, text: str) -> list[str]:
         # Stemmed as the lexical tier stems: an identifier ``RateLimiter`` holds the query's "limit".
-        return tokenize(text, stem=True)
+        return tokenize(text, STEM)
 
     def switch_on(self, tiers: Sequence[str]) -> None:
         """The embedding tier switched on: its index builds in the background (lexical use never loads the model)."""

@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engines.lexical import split_identifier, stem_word
+from engines.code.words import stem_word
+from engines.lexical import split_identifier
 
 # A query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, a.b, A::B, a->b,
 # A\B (PHP), Foo#bar (Ruby docs). A plain lower-case word ("session") is a word, not a symbol.
@@ -250,15 +251,19 @@ def rerank(query: str, candidates: Sequence[tuple[int, float]], shape: CodeShape
     top = candidates[0][1] if candidates else 1.0
     scores: dict[int, float] = {p: s / top for p, s in candidates}  # the best candidate scores 1
     asked = symbol_query(query)
-    if asked is not None:
+    if asked is not None and _defined(shape, asked.names):
         _boost_definers(scores, shape, asked.names, DEFINES, asked.qualified)
-    else:
+    else:  # a question, or a name nothing here defines ("Tokenizer" where tokenizer.py holds no such class): words
         embedded = embedded_symbols(query)
         if embedded:
             _boost_definers(scores, shape, frozenset(embedded), EMBEDDED_DEFINES, None)
         _boost_path_words(scores, shape, query_keywords(query))
     _boost_coherent_files(scores, shape)
     return _select(scores, shape, k)
+
+
+def _defined(shape: CodeShape, names: frozenset[str]) -> bool:
+    return any(shape.by_name.get(name) or shape.by_lower.get(name.lower()) for name in names)
 
 
 def _boost_definers(scores: dict[int, float], shape: CodeShape, names: frozenset[str], weight: float,

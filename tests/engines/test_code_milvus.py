@@ -171,6 +171,38 @@ def test_an_unchanged_tree_is_not_published_again_an_edited_one_is_and_rollback_
         client.close()
 
 
+def test_a_version_whose_words_an_earlier_stemmer_read_is_refused_and_published_again(server, tmp_path):
+    """Query words stemmed by Snowball would meet none of a version's light-stemmed words: the search
+    says so and answers locally, and publish does not call that version unchanged."""
+    root = second_tree(tmp_path)
+    client = connect(server.uri)
+    engine = CodeEngine(root, cache_dir=str(tmp_path / "cache"), contextual=True)
+    try:
+        first = pub.publish_tree(client, engine, "stemmed")
+        meta = pub.version_meta(client, "olai_code", "stemmed", first["version"])
+        assert meta["words"] == "snowball"
+        del meta["words"]  # as a version published before the code engine's own stemmer recorded none
+        pub._record(client, "olai_code", "stemmed", first["version"], meta)
+        assert pub.published_unchanged(client, "olai_code", "stemmed", engine.symbols, None) is None
+        old = on_milvus(server, root, "stemmed", cache=str(tmp_path / "cache"))
+        try:
+            answer = collect("code", "refill", old.search("refill"))
+            assert answer.extras["backend"] == "local"
+            assert "stemmed by an earlier reading of code (publish it again)" in answer.extras["backend_fallback"]
+        finally:
+            old.close()
+        again = pub.publish_tree(client, engine, "stemmed")
+        assert (again["version"], again["previous"]) == ("v2", "v1")
+        fresh = on_milvus(server, root, "stemmed", cache=str(tmp_path / "cache"))
+        try:
+            assert collect("code", "refill", fresh.search("refill")).extras["backend"] == "milvus"
+        finally:
+            fresh.close()
+    finally:
+        engine.close()
+        client.close()
+
+
 def test_versions_past_the_last_three_are_deleted_never_the_current_one(server, tmp_path):
     root = second_tree(tmp_path)
     client = connect(server.uri)

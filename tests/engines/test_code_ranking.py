@@ -145,3 +145,34 @@ def test_a_python_private_module_gives_way_to_the_public_one(tmp_path):
                              '    return function\n',
     })
     assert ids(CodeEngine(root=root), "validate the arguments of a function call")[0].startswith("pkg/decorators.py")
+
+
+def test_a_name_nothing_defines_is_read_as_words_and_finds_the_file_named_for_it(tmp_path):
+    # No class Tokenizer here (it comes from a library): the person means the tokenizer module, not
+    # the method whose name and words Snowball reads as the same "token".
+    root = write(tmp_path, {
+        "lib/model.py": '''class StaticModel:
+    def tokenize(self, sentences):
+        """Tokenize the sentences into token ids: tokens, tokens, tokens."""
+        return [self.tokens(s) for s in sentences]
+
+
+def encode(self, texts):
+    """Encode the texts with the tokenizer: tokenizer, tokenizer."""
+    return self.tokenizer.encode(texts, tokenizer=self.tokenizer)
+''',
+        "lib/tokenizer/tokenizer.py": '"""Reading a vocabulary."""\n\nimport os\n\n\ndef load_vocabulary(path):\n'
+                                      '    """Read the vocabulary, one piece a line."""\n    return open(path).read().split()\n',
+    })
+    assert ids(CodeEngine(root=root), "Tokenizer")[0] == "lib/tokenizer/tokenizer.py::lib.tokenizer.tokenizer"
+
+
+def test_the_code_engines_words_are_snowball_stems_so_confirmation_meets_confirm(tmp_path):
+    root = write(tmp_path, {
+        "cli/ask.py": 'def confirm(text, default=False):\n    """Ask a yes or no question and return the answer."""\n'
+                      '    return input(text).lower().startswith("y")\n',
+        "cli/show.py": 'def echo(message):\n    """Print a message and a newline."""\n    print(message)\n',
+    })
+    engine = CodeEngine(root=root)
+    assert ids(engine, "ask for confirmation")[0] == "cli/ask.py::confirm"
+    assert ids(engine, "confirmation") == ["cli/ask.py::confirm"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.lexical import BM25Index, fold, split_identifier, stem_word, tokenize
+from engines.lexical import SNOWBALL, BM25Index, fold, snowball_word, split_identifier, stem_word, tokenize
 
 
 @pytest.mark.parametrize("name, words", [
@@ -39,6 +39,14 @@ def test_light_stemming_meets_the_word_forms_a_query_uses():
     assert tokenize("retries retried retry", stem=True) == ["retry", "retry", "retry"]
     assert stem_word("caches") == stem_word("cache") == "cache"
     assert stem_word("class") == "class" and stem_word("args") == "args"  # short and -ss words stay whole
+
+
+def test_the_code_engines_snowball_stems_meet_what_the_light_stemmer_leaves_apart():
+    assert tokenize("confirmation confirms confirm", SNOWBALL) == ["confirm", "confirm", "confirm"]
+    assert tokenize("validation validateInput", SNOWBALL) == ["valid", "valid", "input"]
+    assert snowball_word("args") == "args" and snowball_word("utf8") == "utf8"  # short words and digits whole
+    # notes and products keep the light stemmer their figures were measured with
+    assert stem_word("confirmation") == "confirmation" and tokenize("validation", stem=True) == ["validation"]
 
 
 def test_bm25_ranks_the_document_holding_the_rare_word_first():

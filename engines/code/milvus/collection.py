@@ -22,9 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from engines.code.lexical_tier import K1, B, symbol_document
+from engines.code.words import STEM
 
 COLLECTION = "olai_code"
 REGISTRY = "olai_code_trees"  # one row per published (collection, tree, version): its meta as JSON
+# How a version's ``words`` were stemmed, kept in its meta: a search whose query words are stemmed
+# otherwise would meet none of them, so such a version is republished (publish.py) or refused (search.py).
+# Versions published before 2026-12-06 have none: the light stemmer's.
+WORDS = str(STEM)
 WORDS_BYTES = 65_000  # a VARCHAR holds at most 65,535 bytes; the longest symbol part (100 lines) is far under
 TEXT_BYTES = 2_000  # a title, a where, a qualified name: clipped, never refused
 DEFAULT_INDEX = "FLAT"  # milvus-lite's local mode takes FLAT, IVF_FLAT and AUTOINDEX only (products' collection.py)

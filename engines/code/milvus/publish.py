@@ -87,10 +87,12 @@ def tree_vectors(engine, progress=None) -> tuple[np.ndarray, np.ndarray, str]:
 
 
 def published_unchanged(client, collection: str, tree: str, symbols, model_id: str | None) -> str | None:
-    """The version already holding exactly these symbols (and vectors of this model), or None."""
+    """The version already holding exactly these symbols (their words stemmed as now, vectors of this
+    model), or None."""
     current = read_pointer(client, pointer_key(collection, tree)).current
     meta = version_meta(client, collection, tree, current) if current else None
-    if meta and meta.get("fingerprint") == coll.fingerprint(symbols) and meta.get("model_id") == model_id:
+    if meta and meta.get("fingerprint") == coll.fingerprint(symbols) and meta.get("model_id") == model_id \
+            and meta.get("words") == coll.WORDS:
         return current
     return None
 
@@ -133,7 +135,7 @@ def publish_tree(client, engine, tree: str, collection: str = coll.COLLECTION, v
         raise PublishError(f"{collection} holds {have} of {len(symbols)} symbols of {tree} {label}; "
                            "the pointer is unchanged")
     meta = {"tree": tree, "version": number, "fingerprint": coll.fingerprint(symbols), "model_id": model_id,
-            "count": have, "files": len({s.path for s in symbols}), "root": str(getattr(engine, "root", "")),
+            "words": coll.WORDS, "count": have, "files": len({s.path for s in symbols}), "root": str(getattr(engine, "root", "")),
             "published": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _record(client, collection, tree, label, meta)
     fill_s = time.perf_counter() - started

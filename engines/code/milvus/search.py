@@ -68,6 +68,9 @@ class MilvusCode(MilvusConnection):
             if meta.get("fingerprint") != self.fingerprint():
                 raise MilvusUnready(f"{tree} {current} in {self.collection} holds another version of the tree "
                                     "than the one open here (publish it again)")
+            if meta.get("words") != coll.WORDS:
+                raise MilvusUnready(f"{tree} {current} in {self.collection} holds words stemmed by an earlier "
+                                    "reading of code (publish it again)")
             published.append(coll.TreeVersion(tree, version_number(current)))
             models.add(meta.get("model_id"))
         self.model_id = models.pop() if len(models) == 1 else None
