@@ -253,7 +253,9 @@ def rerank(query: str, candidates: Sequence[tuple[int, float]], shape: CodeShape
     asked = symbol_query(query)
     if asked is not None and _defined(shape, asked.names):
         _boost_definers(scores, shape, asked.names, DEFINES, asked.qualified)
-    else:  # a question, or a name nothing here defines ("Tokenizer" where tokenizer.py holds no such class): words
+    else:  # a question, or a name nothing here defines ("Tokenizer" where tokenizer.py holds no such class):
+        # words (semble dev symbol queries 0.9586 -> 0.9667 with Snowball's stems: Tokenizer +0.50,
+        # kotlinx-coroutines' Channel +0.37, axum's FromRequest -0.04, no other query moved)
         embedded = embedded_symbols(query)
         if embedded:
             _boost_definers(scores, shape, frozenset(embedded), EMBEDDED_DEFINES, None)
