@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import signal
 from typing import Callable, Sequence
 
 from textual import on
 from textual.app import App
 from textual.widgets import Footer, TabbedContent, TabPane
 
+from olai_tui import terminal
 from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.compare import CompareScreen
 from olai_tui.ui.footer import format_ms
@@ -81,6 +83,21 @@ class WorkbenchApp(App):
             self.call_after_refresh(_freeze_startup_objects)
         for then in self.after_first_paint:
             self.call_after_refresh(then)
+        self._follow_the_terminal()
+
+    def _follow_the_terminal(self) -> None:
+        """Leave when the terminal goes (olai_tui/terminal.py): checked every second, and on SIGHUP."""
+        fd = None if self.is_headless else terminal.terminal_fd()
+        if fd is None:
+            return
+        self.set_interval(terminal.CHECK_EVERY_S, lambda: terminal.hung_up(fd) and self._terminal_gone())
+        try:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_gone)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signals here (not the main thread)
+            pass
+
+    def _terminal_gone(self) -> None:
+        self.exit(return_code=terminal.GONE_RETURN_CODE)
 
     def opened(self) -> None:
         """A pane's engine finished opening while the app ran: its corpus lives as long as the app too."""
