@@ -15,14 +15,20 @@ from __future__ import annotations
 import errno
 import os
 import sys
-import termios
+
+try:
+    import termios
+except ImportError:  # Windows: no ttys to hang up; the checks below are off
+    termios = None
 
 CHECK_EVERY_S = 1.0  # one tcgetattr a second: nothing beside a frame
 GONE_RETURN_CODE = 129  # 128 + SIGHUP, as a shell reports a command its hangup ended
 
 
 def terminal_fd() -> int | None:
-    """The terminal the app reads its keys from, or None where it has none (headless, a pipe)."""
+    """The terminal the app reads its keys from, or None where it has none (headless, a pipe, Windows)."""
+    if termios is None:
+        return None
     try:
         fd = sys.__stdin__.fileno()
     except (AttributeError, ValueError, OSError):

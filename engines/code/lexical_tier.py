@@ -41,7 +41,8 @@ RERANK_POOL = 100  # BM25's head that the code-aware ranking re-orders (semble d
 K1, B = 1.5, 0.75
 
 
-def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS, stem: bool | str = STEM) -> dict[str, int]:
+def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS,
+                  stem: bool | str = STEM) -> dict[str, int]:
     """The symbol's BM25 document as word -> count: each field's words (name words, docstring,
     signature with decorators and bases, its own source, the file's path words) counted by the
     field's weight, and the whole identifiers of its name and, CamelCase only, of its body."""

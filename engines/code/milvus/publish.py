@@ -135,7 +135,8 @@ def publish_tree(client, engine, tree: str, collection: str = coll.COLLECTION, v
         raise PublishError(f"{collection} holds {have} of {len(symbols)} symbols of {tree} {label}; "
                            "the pointer is unchanged")
     meta = {"tree": tree, "version": number, "fingerprint": coll.fingerprint(symbols), "model_id": model_id,
-            "words": coll.WORDS, "count": have, "files": len({s.path for s in symbols}), "root": str(getattr(engine, "root", "")),
+            "words": coll.WORDS, "count": have, "files": len({s.path for s in symbols}),
+            "root": str(getattr(engine, "root", "")),
             "published": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _record(client, collection, tree, label, meta)
     fill_s = time.perf_counter() - started
