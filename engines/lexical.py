@@ -21,7 +21,7 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 from itertools import chain
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -99,16 +99,11 @@ def _parts(run: str) -> tuple[str, ...]:
     return tuple(part.casefold() for part in _PARTS.findall(run))
 
 
-def _stemmed_parts(run: str) -> tuple[str, ...]:
-    return tuple(stem_word(part.casefold()) for part in _PARTS.findall(run))
-
-
-def _snowball_parts(run: str) -> tuple[str, ...]:
-    return tuple(snowball_word(part.casefold()) for part in _PARTS.findall(run))
+def _stemmed_parts(stem) -> Callable[[str], tuple[str, ...]]:
+    return lambda run: tuple(stem(part.casefold()) for part in _PARTS.findall(run))
 
 
 SNOWBALL = "snowball"  # a ``stem`` value: the code engine's stemmer (engines/code/words.py)
-_WORDS_OF = {False: RunCache(_parts), True: RunCache(_stemmed_parts), SNOWBALL: RunCache(_snowball_parts)}
 
 
 def run_words(stem: bool | str) -> RunCache:
@@ -155,6 +150,10 @@ def snowball_word(word: str) -> str:
 
         stemmer = _SNOWBALL.stemmer = Stemmer.Stemmer("english", 0)  # no cache of its own: lru_cache above
     return stemmer.stemWord(word)
+
+
+_WORDS_OF = {False: RunCache(_parts), True: RunCache(_stemmed_parts(stem_word)),
+             SNOWBALL: RunCache(_stemmed_parts(snowball_word))}
 
 
 # The analyzer a standard BM25 setup ships (bm25s.tokenize with PyStemmer's Snowball English stemmer and

@@ -251,29 +251,31 @@ def rerank(query: str, candidates: Sequence[tuple[int, float]], shape: CodeShape
     top = candidates[0][1] if candidates else 1.0
     scores: dict[int, float] = {p: s / top for p, s in candidates}  # the best candidate scores 1
     asked = symbol_query(query)
-    if asked is not None and _defined(shape, asked.names):
-        _boost_definers(scores, shape, asked.names, DEFINES, asked.qualified)
+    definers = _definers(shape, asked.names) if asked is not None else set()
+    if definers:
+        _boost_definers(scores, shape, definers, asked.names, DEFINES, asked.qualified)
     else:  # a question, or a name nothing here defines ("Tokenizer" where tokenizer.py holds no such class):
         # words (semble dev symbol queries 0.9586 -> 0.9667 with Snowball's stems: Tokenizer +0.50,
         # kotlinx-coroutines' Channel +0.37, axum's FromRequest -0.04, no other query moved)
-        embedded = embedded_symbols(query)
+        embedded = frozenset(embedded_symbols(query))
         if embedded:
-            _boost_definers(scores, shape, frozenset(embedded), EMBEDDED_DEFINES, None)
+            _boost_definers(scores, shape, _definers(shape, embedded), embedded, EMBEDDED_DEFINES, None)
         _boost_path_words(scores, shape, query_keywords(query))
     _boost_coherent_files(scores, shape)
     return _select(scores, shape, k)
 
 
-def _defined(shape: CodeShape, names: frozenset[str]) -> bool:
-    return any(shape.by_name.get(name) or shape.by_lower.get(name.lower()) for name in names)
-
-
-def _boost_definers(scores: dict[int, float], shape: CodeShape, names: frozenset[str], weight: float,
-                    qualified: str | None) -> None:
+def _definers(shape: CodeShape, names: frozenset[str]) -> set[int]:
+    """The symbols named ``names``, as written or in any case."""
     found: set[int] = set()
     for name in names:
         found.update(shape.by_name.get(name, ()))
         found.update(shape.by_lower.get(name.lower(), ()))
+    return found
+
+
+def _boost_definers(scores: dict[int, float], shape: CodeShape, found: set[int], names: frozenset[str],
+                    weight: float, qualified: str | None) -> None:
     fullest = max((shape.length[p] for p in found), default=0) or 1
     for p in found:
         boost = weight
