@@ -45,7 +45,7 @@ from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBE
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
-from engines.code.ranking import symbol_query
+from engines.code.ranking import stand_alone, symbol_query
 from engines.code.symbols import Symbol
 from engines.code.vector_kinds import (CANDIDATES, CONTEXTUAL, STATIC, TwoKindsOfVectors, contextual_asked,
                                        said_vectors)
@@ -358,6 +358,8 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         if static:
             share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_TREE_SHARE) if lexical.shape.has_paths \
                 else STATIC_MEANING_SHARE
+            if lexical.shape.has_paths and not symbol_asked:  # a function named for the question, which
+                ranked = stand_alone(query, ranked, lexical.shape, meaning.ranked)  # meaning finds too, stands alone
             merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, limit, share)
         elif lexical.shape.has_paths and ranked:
             merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else BLEND_WEIGHT)

@@ -48,6 +48,7 @@ def shape_of_files(files: list[tuple[str, str]], counts: list[int], names: list[
     shape.length = lengths
     shape.qualnames = _Qualnames(qualname)
     shape.by_name, shape.by_lower = _NameIndex(names), _NameIndex(list(map(str.lower, names)))
+    shape.names = names
     return shape
 
 

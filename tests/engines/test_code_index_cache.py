@@ -208,6 +208,7 @@ def test_the_ranking_reads_the_same_of_the_columns_as_of_the_symbols(tmp_path):
         assert columns.path_parts[key] == plain.path_parts[key] and columns.flat_stem.get(key) == plain.flat_stem[key]
         assert columns.stem_parts.get(key, ()) == plain.stem_parts[key]
     assert [columns.qualnames[i] for i in range(len(symbols))] == plain.qualnames
+    assert list(columns.names) == plain.names and "" in plain.names  # own names, "" for each module
     for name in set(plain.by_name) | {"ring_push", "nothing_named_so", ""}:
         assert list(columns.by_name.get(name, ())) == plain.by_name.get(name, [])
         assert list(columns.by_lower.get(name.lower(), ())) == plain.by_lower.get(name.lower(), [])

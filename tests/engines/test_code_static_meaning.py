@@ -191,3 +191,98 @@ def test_a_tree_larger_than_the_density_bound_ranks_by_plain_cosine(tmp_path, mo
     monkeypatch.setattr(StaticVectorIndex, "density_most", 3)
     rows, cosines, ranking = _static_scores(tmp_path, "where do we throttle requests")
     assert len(rows) > 3 and np.array_equal(ranking, cosines)
+
+
+CLICKLIKE = {
+    "cli/termui.py": '''def prompt(text, default=None, hide_input=False, confirmation_prompt=False, type=None):
+    """Prompts a user for input. This is a convenience function that can be used to prompt a user
+    for input later. If the user aborts the input by sending an interrupt signal, this function will
+    catch it and raise an Abort exception."""
+    while True:
+        value = prompt_func(text)
+        if not confirmation_prompt:
+            return value
+        if value == prompt_func("Repeat for confirmation: "):
+            return value
+
+
+def confirm(text, default=False, abort=False):
+    """Prompts for confirmation (yes/no question). If the user aborts the input by sending an
+    interrupt signal this function will catch it and raise an Abort exception."""
+    answer = input(text + " [y/N]: ").strip().lower()
+    if abort and answer != "y":
+        raise Abort()
+    return answer == "y" if answer else default
+
+
+def _build_prompt(text, suffix, show_default=False, default=None):
+    """The prompt's text as the user sees it: the default in brackets, then the suffix."""
+    return f"{text} [{default}]{suffix}" if show_default and default is not None else text + suffix
+''',
+    "cli/decorators.py": '''def password_option(*param_decls, **kwargs):
+    """Add a --password option which prompts for a password, hiding input and asking to enter the
+    value again for confirmation."""
+    kwargs.setdefault("prompt", True)
+    kwargs.setdefault("confirmation_prompt", True)
+    kwargs.setdefault("hide_input", True)
+    return option(*param_decls, **kwargs)
+
+
+def version_option(version=None, *param_decls, **kwargs):
+    """Add a --version option which immediately prints the version number and exits the program."""
+    kwargs.setdefault("is_flag", True)
+    return option(*param_decls, **kwargs)
+''',
+    "cli/core.py": '''class Option:
+    def prompt_for_value(self, ctx):
+        """This is called when the option asks the user for a value: the prompt, its default, and a
+        second prompt for confirmation where the option asks for one."""
+        return prompt(self.prompt, default=self.default, confirmation_prompt=self.confirmation_prompt)
+
+    def get_default(self, ctx):
+        """The option's default value, called if it is a callable."""
+        return self.default() if callable(self.default) else self.default
+''',
+}
+
+
+def _clicklike(tmp_path) -> CodeEngine:
+    root = tmp_path / "tree"
+    for rel, text in CLICKLIKE.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return CodeEngine(root, wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
+
+
+def test_a_function_named_for_the_question_that_meaning_finds_too_is_not_halved_behind_its_file(tmp_path):
+    # The file saturation halves a second chunk of a file already shown (semble grades whole files);
+    # confirm() is named by "confirmation" and the trained table finds it: it keeps its whole score.
+    engine = _clicklike(tmp_path)
+    query = "prompt the user for confirmation"
+    words = [h.id for h in ask(engine, query, tiers="lexical").hits]
+    meaning = [h.id for h in ask(engine, query, tiers="embedding").hits]
+    both = [h.id for h in ask(engine, query).hits]
+    engine.close()
+    confirm, password = "cli/termui.py::confirm", "cli/decorators.py::password_option"
+    assert words.index(confirm) > words.index(password)  # the words alone: halved behind prompt()
+    assert confirm in meaning[:3]
+    assert both.index(confirm) < both.index(password)
+
+
+def test_only_a_further_chunk_both_named_by_the_question_and_near_it_gets_its_score_back(tmp_path):
+    from engines.code.ranking import SATURATION, stand_alone
+
+    engine = _clicklike(tmp_path)
+    lexical, query = engine.lexical_tier, "prompt the user for confirmation"
+    ranked = lexical.search(query, 10)
+    engine.close()
+    where = {engine.symbols[p].qualname: p for p, _ in ranked}
+    score = dict(ranked)
+    confirm, build, prompt = where["confirm"], where["_build_prompt"], where["prompt"]
+    assert stand_alone(query, ranked, lexical.shape, [(build, 0.9)]) == ranked  # near, but "build" is not asked
+    assert stand_alone(query, ranked, lexical.shape, [(prompt, 0.9)]) == ranked  # its file's first: never halved
+    assert stand_alone(query, ranked, lexical.shape, [(p, 0.5) for p, _ in ranked[:3] if p != confirm] * 2
+                       + [(confirm, 0.4)]) == ranked  # named, but not among meaning's first three
+    back = dict(stand_alone(query, ranked, lexical.shape, [(confirm, 0.9)]))
+    assert back[confirm] == pytest.approx(score[confirm] / SATURATION)
+    assert {p: s for p, s in back.items() if p != confirm} == {p: s for p, s in score.items() if p != confirm}
