@@ -20,7 +20,7 @@ MRR@10 / recall@10, with the embedding tier's density correction (vectors.py) in
 Chosen again on 2026-12-06, after the code engine's Snowball stems (earlier that day) moved its lexical
 ranking (CoSQA dev lexical 0.348 -> 0.356) and took the RRF above to 0.5478: the same grid's top is
 now k 5, lexical weight 0.15, heads 50/50, 0.5516 (it was the top before too, then beside 0.546, and not
-taken). A finer grid around it (k 3-8 x weight 0.1-0.2, a /tmp script over the same rankings) is a
+taken). A finer grid around it (k 3-8 x weight 0.1-0.2, heads 50/50, a /tmp script over the same rankings) is a
 plateau: every setting with k 3-6 and weight 0.125-0.175 scores 0.549-0.552, while k 10 falls with
 each step of weight (0.5480 / 0.5473 / 0.5458). Against the k 10 setting, paired over the 500 dev
 queries, +0.0038 [-0.0003, +0.0083] (29 up, 14 down). A better lexical ranking earns a larger share.
