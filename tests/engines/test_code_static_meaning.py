@@ -147,13 +147,18 @@ def test_the_static_score_fusion_reorders_the_evidence_by_meaning_and_fills_behi
     assert fused[1] == pytest.approx(0.4) and fused[3] == pytest.approx(0.64)
 
 
+def _shipped_over(tmp_path, files: dict[str, str]) -> CodeEngine:
+    """The engine as the code pane opens it (the trained table, no MiniLM) over a tree of ``files``."""
+    for rel, text in files.items():
+        (tmp_path / "tree" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tree" / rel).write_text(text, encoding="utf-8")
+    return CodeEngine(tmp_path / "tree", wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
+
+
 def test_the_static_vectors_know_where_a_symbol_lives(tmp_path):
     # the same function in two files: only the path can tell the table which one a question means
     body = 'def apply(total, rate):\n    """Scale the total by the rate."""\n    return total * rate\n'
-    for rel in ("payments/refunds.py", "render/colours.py"):
-        (tmp_path / "tree" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "tree" / rel).write_text(body, encoding="utf-8")
-    engine = CodeEngine(tmp_path / "tree", wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
+    engine = _shipped_over(tmp_path, {"payments/refunds.py": body, "render/colours.py": body})
     try:
         for query, wanted in (("payment refunds", "payments/refunds.py::apply"),
                               ("colours for rendering", "render/colours.py::apply")):
@@ -246,18 +251,12 @@ def version_option(version=None, *param_decls, **kwargs):
 }
 
 
-def _clicklike(tmp_path) -> CodeEngine:
-    root = tmp_path / "tree"
-    for rel, text in CLICKLIKE.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return CodeEngine(root, wait_for_index=True, cache_dir=str(tmp_path / "cache"), contextual=False)
 
 
 def test_a_function_named_for_the_question_that_meaning_finds_too_is_not_halved_behind_its_file(tmp_path):
     # The file saturation halves a second chunk of a file already shown (semble grades whole files);
     # confirm() is named by "confirmation" and the trained table finds it: it keeps its whole score.
-    engine = _clicklike(tmp_path)
+    engine = _shipped_over(tmp_path, CLICKLIKE)
     query = "prompt the user for confirmation"
     words = [h.id for h in ask(engine, query, tiers="lexical").hits]
     meaning = [h.id for h in ask(engine, query, tiers="embedding").hits]
@@ -272,7 +271,7 @@ def test_a_function_named_for_the_question_that_meaning_finds_too_is_not_halved_
 def test_only_a_further_chunk_both_named_by_the_question_and_near_it_gets_its_score_back(tmp_path):
     from engines.code.ranking import SATURATION, stand_alone
 
-    engine = _clicklike(tmp_path)
+    engine = _shipped_over(tmp_path, CLICKLIKE)
     lexical, query = engine.lexical_tier, "prompt the user for confirmation"
     ranked = lexical.search(query, 10)
     engine.close()
