@@ -45,14 +45,36 @@ def atomic_file(path: str | os.PathLike, mode: str = "wb", prefix: str | None = 
 @contextmanager
 def taking_turns(lock: str | os.PathLike, shared: bool = False) -> Iterator[None]:
     """Held while a file is written (``shared``: read) by one process of several: an flock on ``lock``
-    (made with its folder where missing), which the kernel lets go of when its holder dies."""
+    (made with its folder where missing), which the kernel lets go of when its holder dies. A reader
+    opens the lock read-only (an flock needs no write access), and on a folder it cannot write (a
+    read-only data folder, one that is missing) reads without it: no writer can be there either."""
     import fcntl
 
     lock = Path(lock)
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    if shared:
+        fd = _reader_lock(lock)
+        if fd is None:  # nowhere a writer could be: the folder cannot be written (issue 57)
+            yield
+            return
+    else:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing the descriptor lets go of the flock
+
+
+def _reader_lock(lock: Path) -> int | None:
+    try:
+        return os.open(lock, os.O_RDONLY)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None

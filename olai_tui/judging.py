@@ -26,6 +26,8 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
                    help="score on the grades in FILE: CSV query,id,grade, or TREC qrels with --queries FILE")
     p.add_argument("--against", metavar="RUN",
                    help="with --judged/--judgements: compare with a kept run (its id, its file, or 'last')")
+    p.add_argument("--force", action="store_true",
+                   help="with --against: compare even when the two runs were scored on different grades")
 
 
 def add_command(sub) -> None:
@@ -47,7 +49,7 @@ def asked(args: argparse.Namespace) -> bool:
     if judged and args.dataset:
         raise UsageError("--dataset and --judged/--judgements: a dataset is scored on its own judgements")
     if not judged:
-        for flag in ("corpus", "against"):
+        for flag in ("corpus", "against", "force"):
             if getattr(args, flag, None):
                 raise UsageError(f"--{flag}: only eval --judged or --judgements takes it")
         if not args.dataset:
@@ -67,7 +69,7 @@ def _corpus(engine: str, given: str | None):
 
 
 def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
-    from engines.eval.judgements import runs
+    from engines.eval.judgements import compare, runs
     from engines.eval.judgements.suite import open_judged
     from olai_tui.commands import open_engine
     from olai_tui.evaluate import markdown
@@ -77,45 +79,69 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
     file = Path(args.judgements) if args.judgements else None
     if file is not None and not file.is_file():
         raise UsageError(f"--judgements {shown(args.judgements)}: no such file")
+    if args.force and not args.against:
+        raise UsageError("--force: only with --against RUN")
     queries = Path(args.queries) if args.queries else None
     corpus = _corpus(engine_name, args.corpus)
     engine = open_engine(engine_name, corpus, wait_for_index=True)
+    kept: dict | None = None
     try:
         before = runs.find(engine_name, str(corpus), args.against) if args.against else None
+        if args.against and before is None:
+            say(f"--against {args.against}: no earlier run is kept: this run is kept as the first")
         suite = open_judged(engine, corpus, file, queries)
         for line in suite.notes:
             say(line)
+        grades = runs.grades_of(suite.requests)
+        differ = compare.mismatch(before, grades) if before is not None else []
+        if differ and not args.force:
+            raise UsageError(f"--against {args.against}: not compared, " + "; ".join(differ)
+                             + " (--force compares anyway)")
+        for line in differ:
+            say(f"--force: {line}: the comparison below is over the queries both runs scored")
         names = [c.strip() for c in args.configs.split(",") if c.strip()] if args.configs else None
         progress = Progress(f"eval {engine_name} your grades")
         tables = suite.run(names, progress=progress)
         progress.finish()
         graded_by = str(file) if file is not None else str(suite.store.path)
-        kept = runs.record(tables[0], suite.corpus, graded_by)
-        against = runs.compare(before, kept) if before is not None else None
+        try:
+            kept = runs.record(tables[0], suite.corpus, graded_by, grades, suite.states)
+        except OSError as exc:  # a read-only data folder: scored and printed, not kept
+            say(f"run not kept: {exc.filename or runs.runs_folder(engine_name, str(corpus))}: "
+                f"{(exc.strerror or str(exc)).lower()}")
+        against = compare.compare(before, kept) if before is not None and kept is not None else None
         unrated = unrated_lines(tables[0], suite)  # titles read while the engine is open
     except BadInput as exc:
         raise UsageError(str(exc)) from None
-    except (RuntimeError, OSError) as exc:  # a tier that cannot run, a data folder that cannot be written
+    except (RuntimeError, OSError) as exc:  # a tier that cannot run
         raise UsageError(f"eval --judged: {exc}") from None
     finally:
         engine.close()
     table = tables[0]
+    off = [f"{name}: {state} when this ran: its figures are of no answer" for name, state in suite.states.items()
+           if state in compare.NOT_ANSWERING and name in table.metrics]
     if args.json:
-        out = table.to_json() | {"corpus": suite.corpus, "graded_by": graded_by,
-                                 "run": {"id": kept["id"], "path": kept["path"]}, "notes": suite.notes}
+        out = table.to_json() | {"corpus": suite.corpus, "graded_by": graded_by, "notes": suite.notes,
+                                 "tiers": suite.states,
+                                 "run": {"id": kept["id"], "path": kept["path"], "pruned": kept["pruned"]}
+                                 if kept is not None else None}
         if against is not None:
             out["against"] = against
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
         return 0
     print(markdown(tables, suite.columns).replace(f"· {table.dataset} ·", "· your grades ·", 1))
-    for line in unrated:
+    for line in off + unrated:
         print(line)
     if against is not None:
         print()
-        for line in runs.compare_lines(against):
+        for line in compare.compare_lines(against):
             print(line)
-    say(f"run kept as {kept['id']} ({kept['path']}): compare a later run with --against {kept['id']}")
+    if kept is not None:
+        say(f"run kept as {kept['id']} ({kept['path']}): compare a later run with --against {kept['id']}")
+        if kept["pruned"]:
+            say(f"the {len(kept['pruned'])} oldest runs removed ({', '.join(kept['pruned'][:3])}"
+                f"{' ...' if len(kept['pruned']) > 3 else ''}): the latest {runs.KEEP} are kept")
     return 0
 
 
@@ -159,6 +185,8 @@ def _judgements(args: argparse.Namespace) -> int:
     queries = Path(args.queries) if args.queries else None
     if args.action == "export":
         graded = [(j.query, j.item, j.grade) for j in store.all().values()]
+        for line in store.problems:  # damaged lines of the journal: named, the rest exported
+            print(f"olai-tui: {line}", file=sys.stderr)
         if file.suffix.lower() == ".csv":
             count = exchange.write_csv(file, graded)
         elif queries is None:
@@ -169,9 +197,45 @@ def _judgements(args: argparse.Namespace) -> int:
         print(f"{count} grades of {store.corpus} written to {file}", file=sys.stderr)
         return 0
     read = exchange.read_file(file, queries)
-    for line in read.problems:
+    for line in read.problems + unknown_ids(args.engine, corpus, read):
         print(f"olai-tui: {line}", file=sys.stderr)
-    store.write([(q, item, grade, "", "") for q, item, grade in read.grades])
+    try:
+        store.write([(q, item, grade, "", "") for q, item, grade in read.grades])
+    except OSError as exc:  # all or nothing: the journal is as it was
+        raise UsageError(f"judgements import: nothing imported from {file}: {exc.filename or store.path}: "
+                         f"{(exc.strerror or str(exc)).lower()} (the grades kept before are unchanged)") from None
+    for line in store.problems:
+        print(f"olai-tui: {line}", file=sys.stderr)
     print(f"{len(read.grades)} grades read from {file} into {store.path}"
           + (f"; {len(read.problems)} lines skipped" if read.problems else ""), file=sys.stderr)
     return 0
+
+
+UNKNOWN_SHOWN = 10  # unknown ids named one a line; past this, counted
+
+
+def unknown_ids(engine_name: str, corpus, read) -> list[str]:
+    """Each imported id the corpus does not hold now, named with its line (imported all the same: a note
+    may come back; eval names it again as not in the corpus)."""
+    from olai_tui.commands import open_engine
+
+    if not read.grades:
+        return []
+    engine = open_engine(engine_name, corpus, wait_for_index=False)
+    try:
+        known: dict[str, bool] = {}
+        lines = []
+        for where, (_, item, _) in zip(read.at, read.grades):
+            if item not in known:
+                try:
+                    engine.read(item)
+                    known[item] = True
+                except (KeyError, OSError, ValueError):
+                    known[item] = False
+                    lines.append(f"{where}: id {item!r} is not in {engine_name}'s corpus now: kept, it scores as "
+                                 "not found until it is")
+    finally:
+        engine.close()
+    if len(lines) > UNKNOWN_SHOWN:
+        lines = lines[:UNKNOWN_SHOWN] + [f"and {len(lines) - UNKNOWN_SHOWN} more ids not in the corpus"]
+    return lines

@@ -56,14 +56,24 @@ class GradedCorpus:
 
 def kept_and_compared(suite, tables: Sequence[Table]) -> list[str]:
     """A run over your grades kept as `olai-tui eval --judged` keeps it, and what changed since the last
-    kept run of the same corpus (as `--against last` says it)."""
-    from engines.eval.judgements import runs
+    kept run of the same corpus (as `--against last --force` says it: grades changed since are said first)."""
+    from engines.eval.judgements import compare, runs
 
-    earlier = runs.runs_of(suite.engine, suite.corpus)
-    kept = runs.record(tables[0], suite.corpus, str(suite.store.path))
-    if not earlier:
-        return [f"run kept as {kept['id']}; the next run is compared with it"]
-    return runs.compare_lines(runs.compare(runs.find(suite.engine, suite.corpus, str(earlier[-1])), kept))
+    grades = runs.grades_of(suite.requests)
+    try:
+        before = runs.find(suite.engine, suite.corpus, "last")
+        kept = runs.record(tables[0], suite.corpus, str(suite.store.path), grades, suite.states)
+    except OSError as exc:
+        return [f"run not kept: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}"]
+    except Exception as exc:  # noqa: BLE001 - an earlier run that cannot be read: said, this run stands
+        return [f"not compared: {exc}"]
+    pruned = [f"the {len(kept['pruned'])} oldest runs removed (the latest {runs.KEEP} are kept)"] if kept["pruned"] else []
+    if before is None:
+        return [f"run kept as {kept['id']}; the next run is compared with it"] + pruned
+    # Grades given here since the last run change the figures too: compared (the view is where a person
+    # grades and runs again), with the difference said first, as `eval --against --force` says it.
+    differ = [f"{line}: figures moved with the grades too" for line in compare.mismatch(before, grades)]
+    return differ + compare.compare_lines(compare.compare(before, kept)) + pruned
 
 
 def graded_corpora(panes) -> list[GradedCorpus]:

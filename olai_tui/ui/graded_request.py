@@ -80,11 +80,15 @@ class GradedRequestScreen(RequestScreen):
         request = self.suite.request(self.row["id"])
         now = request.judged.get(chosen.id)
         given = None if now is not None and int(now) == grade else grade  # the same key again clears it
+        store = self.suite.store
+        said = len(store.problems)
         try:
-            self.suite.store.grade(request.text, chosen.id, given, title=chosen.title)
+            store.grade(request.text, chosen.id, given, title=chosen.title)
         except Exception as exc:  # noqa: BLE001 - a data folder that cannot be written: said, the view goes on
             self.notify(f"Could not keep the grade: {exc}", severity="error", markup=False)
             return
+        if len(store.problems) > said:  # damaged lines the write found and set aside: named
+            self.notify("\n".join(store.problems[said:]), title="Grades", severity="warning", markup=False)
         if given is None:
             request.judged.pop(chosen.id, None)
         else:

@@ -38,18 +38,30 @@ class PaneGrades:
         except OSError:
             now = None
         if self._graded is None or now != self._read_at:
-            self._graded, self._read_at = self._judgements.by_query(), now
+            from engines.eval.judgements.store import query_fold
+
+            graded = self._judgements.by_query()
+            self._graded, self._read_at = {query_fold(q): g for q, g in graded.items()}, now
+            self.say_damaged()
         return self._judgements
+
+    def say_damaged(self) -> None:
+        """Each damaged line of the journal, named once (FILE:LINE and why): the rest are shown and graded."""
+        store = self._judgements
+        said = getattr(self, "_damaged_said", 0)
+        if store is not None and len(store.problems) > said:
+            self._damaged_said = len(store.problems)
+            self.notify("\n".join(store.problems[said:]), title="Grades", severity="warning", markup=False)  # type: ignore[attr-defined]
 
     def grades_of(self, query: str) -> dict[str, int] | None:
         """The grades of ``query`` (None: it has none, or the corpus's grades cannot be read)."""
-        from engines.eval.judgements.store import query_key
+        from engines.eval.judgements.store import query_fold
 
         try:
             self.judgements()
         except Exception:  # noqa: BLE001 - grades never stop a search
             return None
-        return (self._graded or {}).get(query_key(query)) or None
+        return (self._graded or {}).get(query_fold(query)) or None
 
     def show_grades(self) -> None:
         """The table's grade column for the answer on screen."""
@@ -58,7 +70,7 @@ class PaneGrades:
 
     def on_results_table_grade_requested(self, event: ResultsTable.GradeRequested) -> None:
         """A grade key on a row (a handler by name: Textual's ``@on`` is read from widget classes only)."""
-        from engines.eval.judgements.store import query_key
+        from engines.eval.judgements.store import query_fold, query_key
 
         answer = self.answer  # type: ignore[attr-defined]
         if answer is None:
@@ -66,10 +78,11 @@ class PaneGrades:
         hit, query = event.hit, query_key(answer.query)
         try:
             store = self.judgements()
-            now = (self._graded or {}).get(query, {})
+            now = (self._graded or {}).get(query_fold(query), {})
             grade = None if now.get(hit.id) == event.grade else event.grade  # the same key again clears it
             store.grade(query, hit.id, grade, title=hit.title, where=hit.where)
             self._read_at = None  # read again below, with this grade (and whatever another process wrote)
+            self.say_damaged()  # a cut line the grade found (and set aside) is named, not passed over
         except Exception as exc:  # noqa: BLE001 - a data folder that cannot be written: said, the pane goes on
             self.notify(f"Could not keep the grade: {exc}", severity="error", markup=False)  # type: ignore[attr-defined]
             return

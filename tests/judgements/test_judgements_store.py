@@ -49,7 +49,10 @@ def test_a_line_cut_short_is_named_once_and_the_rest_are_read(tmp_path):
     store.grade("q", "c", 1)
     assert store.of_query("q") == {"a": 2, "c": 1}
     store.all()
-    assert store.problems == [f"{store.path}:3: not a grade, skipped (not JSON: cut short or edited)"]
+    aside = store.path.with_name(store.path.stem + ".damaged.jsonl")
+    assert store.problems == [f"{store.path}:3: not a grade (not JSON (edited by hand?)); skipped, moved to "
+                              f"{aside.name} beside it"]
+    assert json.loads(aside.read_text())["line"] == '{"query": "q", "item": "b", "gra'  # kept, never deleted
 
 
 def test_the_grades_are_never_written_inside_the_searched_folder(tmp_path, monkeypatch):

@@ -22,9 +22,10 @@ SEARCHED = 20  # rows of a title search looked through: an exact title is near t
 class Resolution:
     moved: dict[str, str] = field(default_factory=dict)  # old id -> new id
     gone: list[str] = field(default_factory=list)
+    unmoved: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"graded item {old} is now {new} (moved or edited; its grades follow it)"
+        out = self.unmoved + [f"graded item {old} is now {new} (moved or edited; its grades follow it)"
                for old, new in self.moved.items()]
         if self.gone:
             shown = ", ".join(self.gone[:5]) + (f" and {len(self.gone) - 5} more" if len(self.gone) > 5 else "")
@@ -72,7 +73,13 @@ def resolve(engine, judgements: Judgements) -> Resolution:
             continue
         new = find_again(engine, title, where)
         if new is not None and new != item and new not in kept:
-            judgements.move(item, new)
+            try:
+                judgements.move(item, new)
+            except OSError as exc:  # a read-only data folder: scored under its old id this time, said
+                out.unmoved.append(f"graded item {item} is now {new}, but its grades could not be moved "
+                                   f"({(exc.strerror or str(exc)).lower()})")
+                out.gone.append(item)
+                continue
             out.moved[item] = new
         else:
             out.gone.append(item)

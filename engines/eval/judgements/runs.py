@@ -6,11 +6,10 @@ fingerprint (runner.code_fingerprint: a hash of the engines' source), the models
 read (config.toml, OLAI_RECALL), which grades scored it, and per configuration its figures and each
 query's figures and top 10.
 
-Two runs compared, per configuration both have: each figure before and after; the queries whose
-nDCG@10 rose or fell; the rows that entered and left each query's top 10, and the top 10s' overlap
-as OpenSearch's Search Relevance Workbench measures a pairwise experiment (Jaccard of the two sets);
-and a paired t-test over the queries' nDCG@10 (scipy's ttest_rel, the test ranx and PyTerrier's
-experiments run): a difference with p under 0.05 is called more than noise, else within noise.
+A run's id is when it ran, ``YYYYMMDDTHHMMSSZ``, with ``-2``, ``-3`` ... for later runs in the same
+second: chosen and written under an flock on the folder, so two evals at once keep two runs, and
+ordered by (second, number), so ``last`` is the latest (``-10`` after ``-9``). The newest ``KEEP``
+runs of an engine's corpus are kept; older ones are removed, and said. Two runs compared: compare.py.
 """
 
 from __future__ import annotations
@@ -21,14 +20,15 @@ import os
 import time
 from pathlib import Path
 
-from engines.atomic import atomic_file
+from engines.atomic import atomic_file, taking_turns
 from engines.errors import BadInput
-from engines.eval.judgements.store import corpus_key
+from engines.eval.judgements.store import corpus_key, query_fold
 from engines.locations import data_root
 
 FORMAT = 1
-SIGNIFICANT = 0.05  # the p under which a paired difference is called more than noise
-FIGURE = "ndcg@10"  # the per-query figure queries are compared and tested on
+# Runs kept per engine and corpus: a year of weekly runs; each is ~2-40 KB (a hundred graded queries'
+# top 10s), so a corpus's runs stay a few MB at most.
+KEEP = 50
 
 
 def runs_folder(engine: str, corpus: str) -> Path:
@@ -56,41 +56,74 @@ def settings_read() -> dict:
             "OLAI_RECALL": os.environ.get("OLAI_RECALL", ""), "OLAI_EMBED_MODEL": os.environ.get("OLAI_EMBED_MODEL", "")}
 
 
-def record(table, corpus: str, graded_by: str) -> dict:
-    """The run of ``table`` (the runner's table of a judged suite), kept; returns it with its ``id`` and ``path``."""
+def grades_of(requests) -> dict:
+    """Which grades scored a run: a hash of its (query, item, grade)s, queries matched as the store
+    matches them, and the counts a person reads."""
+    rows = sorted((query_fold(r.text), item, int(g)) for r in requests for item, g in r.judged.items())
+    digest = hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+    return {"sha256": digest, "queries": sorted({q for q, _, _ in rows}), "grades": len(rows)}
+
+
+def tier_states(engine) -> dict:
+    """Each tier's status now (``answered``, ``off``, ``unavailable`` ...): kept with the run."""
+    try:
+        return {t.name: t.status for t in engine.status().tiers}
+    except Exception:  # noqa: BLE001 - a status that cannot be read leaves the run without it
+        return {}
+
+
+def record(table, corpus: str, graded_by: str, grades: dict | None = None, tiers: dict | None = None) -> dict:
+    """The run of ``table`` (the runner's table of a judged suite), kept; returns it with its ``id``,
+    ``path`` and ``pruned`` (the ids of the oldest runs removed to keep ``KEEP``). ``grades``:
+    grades_of(the suite's requests); ``tiers``: each tier's status when it ran (an off tier's figures
+    are of no answer). OSError when the data folder cannot be written."""
     folder = runs_folder(table.engine, corpus)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    run_id, n = stamp, 1
-    while (folder / f"{run_id}.json").exists():
-        n += 1
-        run_id = f"{stamp}-{n}"
     configs = {name: {"metrics": metrics, "queries": {}} for name, metrics in table.metrics.items()}
     for request in table.requests:
         for name, row in request["configs"].items():
             configs[name]["queries"][request["query"]] = {k: v for k, v in row.items() if k != "ms"}
-    out = {"format": FORMAT, "id": run_id, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    out = {"format": FORMAT, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "engine": table.engine, "corpus": corpus_key(corpus), "source": source_version(),
-           "settings": settings_read(), "graded_by": graded_by, "configs": configs}
-    path = folder / f"{run_id}.json"
-    with atomic_file(path, "w") as fh:
-        json.dump(out, fh, ensure_ascii=False, indent=1)
-    return out | {"path": str(path)}
+           "settings": settings_read(), "graded_by": graded_by, "grades": grades or {}, "tiers": tiers or {},
+           "configs": configs}
+    with taking_turns(folder / ".lock"):
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        same = [_order(p)[1] for p in folder.glob(f"{stamp}*.json")]
+        run_id = f"{stamp}-{max(same) + 1}" if same else stamp  # after the latest, never a pruned one's id
+        out = {"format": FORMAT, "id": run_id} | out
+        path = folder / f"{run_id}.json"
+        with atomic_file(path, "w", sync_folder=True) as fh:
+            json.dump(out, fh, ensure_ascii=False, indent=1)
+        pruned = []
+        for old in runs_of(table.engine, corpus)[:-KEEP]:
+            try:
+                old.unlink()
+                pruned.append(old.stem)
+            except OSError:
+                continue
+    return out | {"path": str(path), "pruned": pruned}
+
+
+def _order(path: Path) -> tuple[str, int]:
+    stamp, _, n = path.stem.partition("-")
+    return stamp, int(n) if n.isdigit() else 1
 
 
 def runs_of(engine: str, corpus: str) -> list[Path]:
     """The kept runs of ``engine`` over ``corpus``, oldest first."""
     folder = runs_folder(engine, corpus)
-    return sorted(folder.glob("*.json"), key=lambda p: p.stem) if folder.is_dir() else []
+    return sorted(folder.glob("*.json"), key=_order) if folder.is_dir() else []
 
 
-def find(engine: str, corpus: str, ref: str) -> dict:
-    """A kept run by ``ref``: a run file's path, a run id, or ``last`` (the latest kept)."""
+def find(engine: str, corpus: str, ref: str) -> dict | None:
+    """A kept run by ``ref``: a run file's path, a run id, or ``last`` (the latest kept; None when no
+    run is kept yet: the first run keeps itself)."""
     path = Path(ref)
     if not path.is_file():
         kept = runs_of(engine, corpus)
         if ref == "last":
             if not kept:
-                raise BadInput(f"--against last: no earlier run of {engine} over {corpus_key(corpus)} is kept")
+                return None
             path = kept[-1]
         else:
             path = next((p for p in kept if p.stem == ref), None)
@@ -99,87 +132,10 @@ def find(engine: str, corpus: str, ref: str) -> dict:
                 raise BadInput(f"--against {ref}: no such run file or run id (the latest kept: {ids}; or 'last')")
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
-        if found.get("format") != FORMAT or "configs" not in found:
+        if not isinstance(found, dict) or found.get("format") != FORMAT or "configs" not in found:
             raise ValueError("not a run file of this version")
     except (OSError, ValueError) as exc:
         raise BadInput(f"--against {path}: {exc}") from None
     return found | {"path": str(path)}
 
 
-def _paired(before: list[float], after: list[float]) -> float | None:
-    """The paired t-test's p over queries (None: fewer than two, or no difference at all)."""
-    import math
-
-    from scipy.stats import ttest_rel
-
-    if len(before) < 2 or all(a == b for a, b in zip(before, after)):
-        return None
-    p = float(ttest_rel(after, before).pvalue)
-    return None if math.isnan(p) else p
-
-
-def compare(before: dict, after: dict) -> dict:
-    """What changed from ``before`` to ``after``, per configuration both have."""
-    out = {"before": before["id"], "after": after["id"], "configs": {}}
-    for name, now in after["configs"].items():
-        was = before["configs"].get(name)
-        if was is None:
-            continue
-        figures = {k: {"before": was["metrics"].get(k), "after": v} for k, v in now["metrics"].items()
-                   if k in was["metrics"] and not k.endswith("_ms")}
-        better, worse, rows, overlap, pairs = [], [], [], [], ([], [])
-        for query, row in now["queries"].items():
-            old = was["queries"].get(query)
-            if old is None:
-                continue
-            a, b = old.get(FIGURE), row.get(FIGURE)
-            if a is not None and b is not None:
-                pairs[0].append(a)
-                pairs[1].append(b)
-                if b > a:
-                    better.append({"query": query, "before": a, "after": b})
-                elif b < a:
-                    worse.append({"query": query, "before": a, "after": b})
-            top_a, top_b = old.get("top", [])[:10], row.get("top", [])[:10]
-            entered = [i for i in top_b if i not in top_a]
-            left = [i for i in top_a if i not in top_b]
-            union = set(top_a) | set(top_b)
-            overlap.append(len(set(top_a) & set(top_b)) / len(union) if union else 1.0)
-            if entered or left:
-                rows.append({"query": query, "entered": entered, "left": left})
-        p = _paired(*pairs)
-        out["configs"][name] = {
-            "figures": figures, "better": better, "worse": worse, "rows": rows,
-            "jaccard@10": round(sum(overlap) / len(overlap), 4) if overlap else None,
-            "paired": {"figure": FIGURE, "queries": len(pairs[0]), "p": None if p is None else round(p, 4),
-                       "verdict": "no difference" if p is None and pairs[0] == pairs[1] else
-                       "too few queries to test" if p is None else
-                       "more than noise" if p < SIGNIFICANT else "within noise"}}
-    return out
-
-
-def compare_lines(found: dict) -> list[str]:
-    """The comparison as a person reads it, a configuration at a time."""
-    lines = [f"against run {found['before']} (this run: {found['after']})"]
-    for name, c in found["configs"].items():
-        shown = ", ".join(f"{k} {_n(v['before'])} → {_n(v['after'])}" for k, v in c["figures"].items()
-                          if v["before"] != v["after"]) or "figures unchanged"
-        test = c["paired"]
-        p = f", p = {test['p']:.3f}" if test["p"] is not None else ""
-        lines.append(f"{name}: {shown}; {test['figure']} over {test['queries']} queries: {test['verdict']}{p};"
-                     f" top-10 overlap (Jaccard) {_n(c['jaccard@10'])}")
-        for word, moved in (("better", c["better"]), ("worse", c["worse"])):
-            for q in moved:
-                lines.append(f"  {word}: {q['query']!r} {q['before']:.3f} → {q['after']:.3f}")
-        for r in c["rows"]:
-            lines.append(f"  {r['query']!r}: entered the top 10: {', '.join(r['entered']) or 'none'};"
-                         f" left it: {', '.join(r['left']) or 'none'}")
-    return lines
-
-
-def _n(value) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return f"{value:.3f}"

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.atomic import atomic_file, taking_turns
+from engines.eval.judgements import journal
 from engines.errors import BadInput
 from engines.locations import data_root
 
 FORMAT = 1
-GRADES = (0, 1, 2, 3)
+GRADES = journal.GRADES
 # The scale, as Quepid's and TREC's graded lists use it; the products judge's labels map onto it.
 GRADE_WORDS = {0: "irrelevant", 1: "related", 2: "good or a stand-in", 3: "exactly right"}
 # Rewrite the journal once it holds this many more lines than live grades (regrading one row a
@@ -53,6 +54,11 @@ def query_key(query: str) -> str:
     return " ".join(query.split())
 
 
+def query_fold(query: str) -> str:
+    """What two queries share when they are the same query to a person: "Seedlings" is "seedlings"."""
+    return query_key(query).casefold()
+
+
 def corpus_key(corpus: str | os.PathLike) -> str:
     """The corpus as the caches key it: a folder or file's absolute path; a URL (a catalogue in a
     database) as given, any password hidden."""
@@ -72,7 +78,7 @@ def journal_path(engine: str, corpus: str | os.PathLike, folder: Path | None = N
 
 class Judgements:
     """The judgement list of one engine's corpus. ``problems``: lines of the journal that could not be
-    read, each named once with its line number (the rest are read)."""
+    read, each named once, ``FILE:LINE: why`` (the rest are read)."""
 
     def __init__(self, engine: str, corpus: str | os.PathLike, folder: Path | None = None) -> None:
         self.engine = engine
@@ -86,20 +92,22 @@ class Judgements:
 
     # -- reading ---------------------------------------------------------------------------------
     def all(self) -> dict[tuple[str, str], Judgement]:
-        """(query, item) -> its latest grade; cleared ones are absent."""
+        """(query folded, item) -> its latest grade; cleared ones are absent. A query graded as
+        "Seedlings" and as "seedlings " is one query, kept as first typed (``Judgement.query``)."""
         with self._locked(shared=True):
-            live, _ = self._fold()
-        return live
+            found = journal.scan(self.path)
+        self._name(found.damaged, aside=False)
+        return _fold(found)[0]
 
     def by_query(self) -> dict[str, dict[str, int]]:
-        """query -> {item: grade}, queries in the order first graded."""
+        """query (as first typed) -> {item: grade}, queries in the order first graded."""
         out: dict[str, dict[str, int]] = {}
-        for (query, item), j in self.all().items():
-            out.setdefault(query, {})[item] = j.grade
+        for j in self.all().values():
+            out.setdefault(j.query, {})[j.item] = j.grade
         return out
 
     def of_query(self, query: str) -> dict[str, int]:
-        key = query_key(query)
+        key = query_fold(query)
         return {item: j.grade for (q, item), j in self.all().items() if q == key}
 
     # -- writing ---------------------------------------------------------------------------------
@@ -108,31 +116,38 @@ class Judgements:
         self.write([(query, item, grade, title, where)])
 
     def write(self, grades) -> None:
-        """Several grades at once, one line each, appended under one lock: (query, item, grade, title, where)."""
-        lines = []
+        """Grades kept: (query, item, grade, title, where). One grade is appended (cut back off if the
+        write fails); several (an import) replace the journal whole, so a crash or a full disk keeps
+        all of them or none. Damaged lines found are first set aside (journal.py)."""
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        lines = []
         for query, item, grade, title, where in grades:
-            if grade is not None and grade not in GRADES:
-                raise ValueError(f"grade {grade!r}: grades are 0, 1, 2 or 3")
             record = {"query": query_key(query), "item": item, "grade": grade, "time": stamp}
-            if title:
-                record["title"] = title
-            if where:
-                record["where"] = where
-            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+            record.update({k: v for k, v in (("title", title), ("where", where)) if v})
+            journal.check(record)
+            lines.append(json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogateescape") + b"\n")
         if not lines:
             return
         with self._locked(shared=False):
-            new = not self.path.exists() or self.path.stat().st_size == 0
-            with open(self.path, "a", encoding="utf-8") as out:
-                if new:
-                    out.write(json.dumps(self._header(), ensure_ascii=False) + "\n")
-                out.write("".join(lines))
-                out.flush()
-                os.fsync(out.fileno())
-            live, count = self._fold()
-            if count - len(live) > COMPACT_AFTER:
-                self._rewrite(live)
+            journal.sweep(self.path)
+            found = journal.scan(self.path)
+            if found.damaged:
+                journal.set_aside(self.path, found.damaged, stamp)
+                self._name(found.damaged, aside=True)
+            live, count = _fold(found)
+            if found.damaged or len(lines) > 1 or count + len(lines) - len(live) > COMPACT_AFTER:
+                kept = [raw for _, raw, record in found.good if "olai-tui" not in record]
+                if count + len(lines) - len(live) > COMPACT_AFTER:
+                    kept = [_line(j) for j in live.values()]
+                with atomic_file(self.path, "wb", sync_folder=True) as out:
+                    out.write(json.dumps(self._header(), ensure_ascii=False).encode() + b"\n")
+                    out.writelines(r if r.endswith(b"\n") else r + b"\n" for r in kept)
+                    out.writelines(lines)
+            else:
+                head = b"" if found.ends_clean else b"\n"  # a last line without its end (edited by hand)
+                if not found.good:
+                    head += json.dumps(self._header(), ensure_ascii=False).encode() + b"\n"
+                journal.append(self.path, head + lines[0])
 
     def move(self, old: str, new: str, title: str = "", where: str = "") -> None:
         """An item found again under another id (a note moved): its grades now name ``new``."""
@@ -144,52 +159,40 @@ class Judgements:
     def _header(self) -> dict:
         return {"olai-tui": "judgements", "format": FORMAT, "engine": self.engine, "corpus": self.corpus}
 
-    def _fold(self) -> tuple[dict[tuple[str, str], Judgement], int]:
-        live: dict[tuple[str, str], Judgement] = {}
-        count = 0
-        try:
-            handle = open(self.path, encoding="utf-8", errors="surrogateescape")
-        except FileNotFoundError:
-            return live, 0
-        with handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                    if number == 1 and "olai-tui" in record:
-                        continue
-                    key = (query_key(record["query"]), str(record["item"]))
-                    grade = record["grade"]
-                    if grade is not None and grade not in GRADES:
-                        raise ValueError(f"grade {grade!r}")
-                except (ValueError, KeyError, TypeError) as exc:
-                    self._problem(f"{self.path}:{number}: not a grade, skipped ({_why(exc)})")
-                    continue
-                count += 1
-                if grade is None:
-                    live.pop(key, None)
-                else:
-                    live.pop(key, None)  # the latest grade goes last: queries keep their first-graded order
-                    live[key] = Judgement(key[0], key[1], grade, str(record.get("time", "")),
-                                          str(record.get("title", "")), str(record.get("where", "")))
-        return live, count
-
-    def _rewrite(self, live: dict[tuple[str, str], Judgement]) -> None:
-        with atomic_file(self.path, "w") as out:
-            out.write(json.dumps(self._header(), ensure_ascii=False) + "\n")
-            for j in live.values():
-                record = {"query": j.query, "item": j.item, "grade": j.grade, "time": j.time}
-                record.update({k: v for k, v in (("title", j.title), ("where", j.where)) if v})
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-    def _problem(self, line: str) -> None:
-        if line not in self._said:
-            self._said.add(line)
-            self.problems.append(line)
+    def _name(self, damaged, aside: bool) -> None:
+        where = f"moved to {journal.aside_path(self.path).name} beside it" if aside else "kept in the file"
+        for number, _, why in damaged:
+            line = f"{self.path}:{number}: not a grade ({why}); skipped, {where}"
+            if line not in self._said:
+                self._said.add(line)
+                self.problems.append(line)
 
     def _locked(self, shared: bool):
         return taking_turns(str(self.path) + ".lock", shared=shared)
+
+
+def _fold(found: journal.Scan) -> tuple[dict[tuple[str, str], Judgement], int]:
+    """The latest grade of each (query, item), and how many grade lines there were."""
+    live: dict[tuple[str, str], Judgement] = {}
+    typed: dict[str, str] = {}  # a query's fold -> the text it was first graded as
+    count = 0
+    for _, _, record in found.good:
+        if "olai-tui" in record:
+            continue
+        count += 1
+        text = query_key(record["query"])
+        key = (text.casefold(), record["item"])  # query_fold, its spacing already made one
+        live.pop(key, None)  # the latest grade goes last: queries keep their first-graded order
+        if record["grade"] is not None:
+            live[key] = Judgement(typed.setdefault(key[0], text), key[1], record["grade"], record.get("time", ""),
+                                  record.get("title", ""), record.get("where", ""))
+    return live, count
+
+
+def _line(j: Judgement) -> bytes:
+    record = {"query": j.query, "item": j.item, "grade": j.grade, "time": j.time}
+    record.update({k: v for k, v in (("title", j.title), ("where", j.where)) if v})
+    return json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogateescape") + b"\n"
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -197,11 +200,3 @@ def _inside(path: Path, folder: Path) -> bool:
         return folder.is_dir() and path.resolve().is_relative_to(folder)
     except OSError:
         return False
-
-
-def _why(exc: Exception) -> str:
-    if isinstance(exc, KeyError):
-        return f"no {exc.args[0]!r}"
-    if isinstance(exc, json.JSONDecodeError):
-        return "not JSON: cut short or edited"
-    return str(exc) or type(exc).__name__

@@ -22,6 +22,7 @@ from typing import Callable, Mapping, Sequence
 from engines.eval.datasets import DatasetError, known_configs
 from engines.eval.judgements import exchange
 from engines.eval.judgements.items import resolve
+from engines.eval.judgements.runs import tier_states
 from engines.eval.judgements.store import Judgements
 from engines.eval.metrics import graded_recall_at, ndcg_at, right_first, unrated_at
 from engines.eval.runner import Request, engine_configs, run
@@ -52,6 +53,7 @@ class JudgedSuite(Suite):
     notes: list[str] = field(default_factory=list)
     store: Judgements | None = None
     corpus: str = ""
+    states: dict = field(default_factory=dict)  # each tier's status when opened (kept with the run)
 
     def run(self, names: Sequence[str] | None = None, split: str = "both", fresh: bool = True,
             progress: Callable[[int, int], None] | None = None):
@@ -104,4 +106,4 @@ def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: P
 
     return JudgedSuite(engine.name, DATASET, requests, engine_configs(engine, DEPTH), COLUMNS, verdicts,
                        summed=frozenset({"unrated@10"}), close=engine.close if close_engine else (lambda: None), notes=notes, store=store,
-                       corpus=store.corpus)
+                       corpus=store.corpus, states=tier_states(engine))
