@@ -72,6 +72,8 @@ def _field(name: str, cell: str) -> str:
         raise ValueError(f"the {name} is not UTF-8 (byte 0x{ord(bad) - 0xDC00:02x})")
     if len(cell) > MAX_FIELD:
         raise ValueError(f"the {name} is {len(cell):,} characters (over {MAX_FIELD:,})")
+    if "\0" in cell:
+        raise ValueError(f"the {name} holds a NUL byte")
     return cell
 
 

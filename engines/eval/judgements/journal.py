@@ -65,6 +65,8 @@ def check(record, header: bool = False) -> dict:
             raise ValueError(f"an empty {name}")
         if len(value) > MAX_FIELD:
             raise ValueError(f"{name} of {len(value):,} characters (over {MAX_FIELD:,})")
+        if "\0" in value:
+            raise ValueError(f"{name} holds a NUL character")
     if "grade" not in record:
         raise ValueError("no 'grade'")
     grade = record["grade"]
