@@ -120,6 +120,9 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
     table = tables[0]
     off = [f"{name}: {state} when this ran: its figures are of no answer" for name, state in suite.states.items()
            if state in compare.NOT_ANSWERING and name in table.metrics]
+    if kept is not None and kept["pruned"]:
+        say(f"the {len(kept['pruned'])} oldest runs removed ({', '.join(kept['pruned'][:3])}"
+            f"{' ...' if len(kept['pruned']) > 3 else ''}): the latest {runs.KEEP} are kept")
     if args.json:
         out = table.to_json() | {"corpus": suite.corpus, "graded_by": graded_by, "notes": suite.notes,
                                  "tiers": suite.states,
@@ -139,9 +142,6 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
             print(line)
     if kept is not None:
         say(f"run kept as {kept['id']} ({kept['path']}): compare a later run with --against {kept['id']}")
-        if kept["pruned"]:
-            say(f"the {len(kept['pruned'])} oldest runs removed ({', '.join(kept['pruned'][:3])}"
-                f"{' ...' if len(kept['pruned']) > 3 else ''}): the latest {runs.KEEP} are kept")
     return 0
 
 

@@ -142,7 +142,7 @@ def compare_lines(found: dict) -> list[str]:
         states = c.get("states", {})
         off = {when: s for when, s in states.items() if s in NOT_ANSWERING}
         if off:
-            said = "; ".join(f"{s} in the {'earlier' if when == 'before' else 'this'} run" for when, s in off.items())
+            said = "; ".join(f"{s} in {'the earlier' if when == 'before' else 'this'} run" for when, s in off.items())
             lines.append(f"{name}: {said}: its figures there are of no answer, not compared")
             continue
         shown = ", ".join(f"{k} {_n(v['before'])} → {_n(v['after'])}" for k, v in c["figures"].items()
