@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import textwrap
@@ -54,13 +53,15 @@ def test_an_import_killed_midway_keeps_every_grade_kept_before_and_the_next_grad
     journal = Judgements("notes", home).path
     before = journal.read_bytes()
     big = write_csv(tmp_path / "big.csv", ((f"query {n}", "slugs.md", n % 4) for n in range(40_000)))
-    importing = cli("judgements", "import", "notes", str(big), "--corpus", str(home))
-    deadline = time.monotonic() + 60
-    while not list(journal.parent.glob(f".{journal.name}.*.tmp")) and time.monotonic() < deadline:
-        assert importing.poll() is None, importing.communicate()
-        time.sleep(0.002)
-    importing.kill()  # SIGKILL while the new journal is being written
-    importing.wait()
+    for _ in range(3):  # an import that finished before the kill landed is tried again
+        importing = cli("judgements", "import", "notes", str(big), "--corpus", str(home))
+        while not list(journal.parent.glob(f".{journal.name}.*.tmp")) and importing.poll() is None:
+            time.sleep(0.002)
+        importing.kill()  # SIGKILL while the new journal is being written
+        importing.wait()
+        if importing.returncode == -9 and list(journal.parent.glob(f".{journal.name}.*.tmp")):
+            break
+        journal.write_bytes(before)
     assert list(journal.parent.glob(f".{journal.name}.*.tmp")), "killed while writing"
     assert journal.read_bytes() == before  # all or nothing: nothing half-imported
     done = cli("judgements", "import", "notes", str(write_csv(tmp_path / "one.csv", [("traps", "beer.md", 2)])),

@@ -5,12 +5,15 @@ as the caches key it (engines/index_folder.py: a hash of its absolute path), nev
 searched folder. The first line names the engine and the corpus's path, so a person can find the
 file for a corpus by reading it.
 
-Each grade is one JSON line appended under an ``flock`` on ``<file>.lock`` and flushed to disk
-before the lock is let go: two processes grading the same corpus at once each append whole lines,
-one after the other, and neither loses the other's (tests/judgements/test_store.py runs two). A line
-a crash cut short is named once and skipped; the lines after it are read. Reading folds the journal:
-the latest line for a (query, item) wins, a line with ``grade`` null clears it. When superseded
-lines outnumber the live ones the journal is rewritten whole (atomically, under the same lock).
+Each grade is one JSON line written under an ``flock`` on ``<file>.lock`` and flushed to disk before
+the lock is let go: two processes grading the same corpus at once each write whole lines, one after
+the other, and neither loses the other's (tests/judgements/test_judgements_store.py runs two). One
+grade is appended, and cut back off if its write fails; several (an import) replace the file whole,
+so a crash or a full disk keeps all of them or none (issue 57). A damaged line (cut by a crash, edited
+by hand, a wrong type) is named ``FILE:LINE: why`` by every reader and set aside by the next writer
+(journal.py); the rest are read. Reading folds the journal: the latest line for a (query, item) wins,
+a line with ``grade`` null clears it, and a query is matched whatever its case and spacing. When
+superseded lines outnumber the live ones the journal is rewritten whole (atomically, under the lock).
 """
 
 from __future__ import annotations
@@ -173,19 +176,20 @@ class Judgements:
 
 def _fold(found: journal.Scan) -> tuple[dict[tuple[str, str], Judgement], int]:
     """The latest grade of each (query, item), and how many grade lines there were."""
-    live: dict[tuple[str, str], Judgement] = {}
+    latest: dict[tuple[str, str], dict] = {}
     typed: dict[str, str] = {}  # a query's fold -> the text it was first graded as
     count = 0
     for _, _, record in found.good:
         if "olai-tui" in record:
             continue
         count += 1
-        text = query_key(record["query"])
-        key = (text.casefold(), record["item"])  # query_fold, its spacing already made one
-        live.pop(key, None)  # the latest grade goes last: queries keep their first-graded order
-        if record["grade"] is not None:
-            live[key] = Judgement(typed.setdefault(key[0], text), key[1], record["grade"], record.get("time", ""),
-                                  record.get("title", ""), record.get("where", ""))
+        text = " ".join(record["query"].split())  # query_key
+        key = (text.casefold(), record["item"])  # query_fold
+        typed.setdefault(key[0], text)
+        latest.pop(key, None)  # the latest line goes last: queries keep their first-graded order
+        latest[key] = record
+    live = {key: Judgement(typed[key[0]], key[1], r["grade"], r.get("time", ""), r.get("title", ""), r.get("where", ""))
+            for key, r in latest.items() if r["grade"] is not None}
     return live, count
 
 
