@@ -45,11 +45,12 @@ def test_the_first_run_against_last_keeps_itself(graded, capsys):
 
 def test_runs_over_other_grades_are_refused_and_forced_comparisons_warn(graded, capsys, tmp_path):
     mine = tmp_path / "mine.csv"
-    mine.write_text("query,id,grade\nslugs,lettuce.md,3\nSlugs ,beer.md,1\n")  # one query, as the store matches it
-    assert evaluate(capsys, graded, "--judgements", str(mine))[0] == 0
+    mine.write_text("query,id,grade\nslugs,lettuce.md,3\nSlugs ,beer.md,1\nslugs,gone.md,2\n")  # one query
+    code, out, err = evaluate(capsys, graded, "--judgements", str(mine))
+    assert code == 0 and f"{mine}: 1 graded id is not in the corpus (gone.md): scored as not found" in err
     code, out, err = evaluate(capsys, graded, "--judged", "--against", "last")
     assert code == 2 and err.count("\n") == 1, err
-    assert "the grades differ" in err and "was scored on 2 grades of 1 queries" in err and "on 5 grades of 4" in err
+    assert "the grades differ" in err and "was scored on 3 grades of 1 queries" in err and "on 5 grades of 4" in err
     assert "queries only in this run: 'lettuce', 'snails', 'traps'" in err and "--force" in err
     kept = len(runs.runs_of("notes", str(graded)))
     code, out, err = evaluate(capsys, graded, "--judged", "--against", "last", "--force")

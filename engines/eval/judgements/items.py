@@ -34,7 +34,7 @@ class Resolution:
         return out
 
 
-def _exists(engine, item: str) -> bool:
+def exists(engine, item: str) -> bool:
     try:
         engine.read(item)
         return True
@@ -69,7 +69,7 @@ def resolve(engine, judgements: Judgements) -> Resolution:
     for j in judgements.all().values():
         kept.setdefault(j.item, (j.title, j.where))
     for item, (title, where) in kept.items():
-        if _exists(engine, item):
+        if exists(engine, item):
             continue
         new = find_again(engine, title, where)
         if new is not None and new != item and new not in kept:

@@ -21,7 +21,7 @@ from typing import Callable, Mapping, Sequence
 
 from engines.eval.datasets import DatasetError, known_configs
 from engines.eval.judgements import exchange
-from engines.eval.judgements.items import resolve
+from engines.eval.judgements.items import exists, resolve
 from engines.eval.judgements.runs import tier_states
 from engines.eval.judgements.store import Judgements
 from engines.eval.metrics import graded_recall_at, ndcg_at, right_first, unrated_at
@@ -83,6 +83,11 @@ def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: P
         notes += read.problems
         graded = read.by_query()
         source = str(file)
+        missing = sorted({item for grades in graded.values() for item in grades if not exists(engine, item)})
+        if missing:  # scored as not found, said (issue 57: never a silent 0)
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            notes.append(f"{file}: {len(missing)} graded id{'s are' if len(missing) > 1 else ' is'} not in the corpus "
+                         f"({shown}): scored as not found")
     else:
         found = resolve(engine, store)
         notes += [f"{store.path}: {line}" for line in found.lines()]
