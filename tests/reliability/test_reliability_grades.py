@@ -207,3 +207,13 @@ def test_a_read_only_data_folder_is_exported_and_scored(read_only, tmp_path, cap
     assert json.loads(printed.out)["configs"]["exact"]["metrics"]["requests"] == 2
     assert "run not kept" in printed.err and "read-only file system" in printed.err
     assert "Traceback" not in printed.err
+
+
+def test_two_evals_started_together_keep_two_runs(home):
+    from engines.eval.judgements import runs
+
+    started = [cli("eval", "notes", "--judged", "--corpus", str(home), "--configs", "exact") for _ in range(2)]
+    said = [p.communicate(timeout=120)[1] for p in started]
+    assert [p.returncode for p in started] == [0, 0], said
+    kept = [line.split("run kept as ")[1].split()[0] for err in said for line in err.splitlines() if "run kept as" in line]
+    assert len(set(kept)) == 2 and sorted(p.stem for p in runs.runs_of("notes", str(home))) == sorted(kept)
