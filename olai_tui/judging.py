@@ -133,7 +133,8 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    print(markdown(tables, suite.columns).replace(f"· {table.dataset} ·", "· your grades ·", 1))
+    shown_table = markdown(tables, suite.columns).replace(f"· {table.dataset} ·", "· your grades ·", 1)
+    print("\n".join(_off_row(line, suite.states) for line in shown_table.split("\n")))
     for line in off + unrated:
         print(line)
     if against is not None:
@@ -143,6 +144,17 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
     if kept is not None:
         say(f"run kept as {kept['id']} ({kept['path']}): compare a later run with --against {kept['id']}")
     return 0
+
+
+def _off_row(line: str, states: dict) -> str:
+    """A table row of a tier that did not answer says so in each figure's cell, not 0.000."""
+    from engines.eval.judgements.compare import NOT_ANSWERING
+
+    cells = line.split("|")
+    if len(cells) > 3 and states.get(cells[1].strip()) in NOT_ANSWERING:
+        state = states[cells[1].strip()]
+        return "|".join(cells[:2] + [f" {state} " for _ in cells[2:-1]] + cells[-1:])
+    return line
 
 
 def unrated_lines(table, suite) -> list[str]:

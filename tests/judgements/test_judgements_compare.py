@@ -66,6 +66,7 @@ def test_the_comparison_names_what_changed_and_says_off_tiers_are_off(graded, ca
     assert "changed: settings OLAI_EMBED_MODEL: (empty) → none-such" in out
     assert "semantic: off in the earlier run; off in this run: its figures there are of no answer" in out
     assert "semantic: off when this ran: its figures are of no answer" in out
+    assert "| semantic | off | off | off | off | off |" in out  # not 0.000
     assert "ndcg@10 over 4 queries: no difference" in out or "not tested (under 10 queries" in out
 
 
