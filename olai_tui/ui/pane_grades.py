@@ -23,6 +23,8 @@ class PaneGrades:
     _judgements: Judgements | None = None
     _graded: dict[str, dict[str, int]] | None = None
     _read_at: tuple | None = None  # the journal's (size, mtime) when it was last read
+    _damaged_said = 0  # the journal's damaged lines named so far
+    DAMAGED_SHOWN = 5  # one notification names this many, then counts the rest
 
     def judgements(self) -> Judgements:
         """The corpus's judgement list, read again when its journal changed (the evaluation view graded a
@@ -48,10 +50,13 @@ class PaneGrades:
     def say_damaged(self) -> None:
         """Each damaged line of the journal, named once (FILE:LINE and why): the rest are shown and graded."""
         store = self._judgements
-        said = getattr(self, "_damaged_said", 0)
+        said = self._damaged_said
         if store is not None and len(store.problems) > said:
             self._damaged_said = len(store.problems)
-            self.notify("\n".join(store.problems[said:]), title="Grades", severity="warning", markup=False)  # type: ignore[attr-defined]
+            new = store.problems[said:]
+            more = [f"and {len(new) - self.DAMAGED_SHOWN} more"] if len(new) > self.DAMAGED_SHOWN else []
+            self.notify("\n".join(new[:self.DAMAGED_SHOWN] + more), title="Grades", severity="warning",  # type: ignore[attr-defined]
+                        markup=False)
 
     def grades_of(self, query: str) -> dict[str, int] | None:
         """The grades of ``query`` (None: it has none, or the corpus's grades cannot be read)."""
