@@ -16,14 +16,20 @@ from engines.problems import Problem
 
 FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
 OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
-NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+# documents, one note per page or section: engines/notes/readers/ has a reader for each (a test pins it)
+DOCUMENT_SUFFIXES = (".org", ".pdf", ".html", ".htm", ".xhtml", ".docx", ".odt", ".epub")
+NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES + DOCUMENT_SUFFIXES)
 # hidden folders (.git, .obsidian, .trash, .logseq ...) are skipped too; attachments (images, PDFs) are
 # not note files, so never read; Logseq's own `logseq/` folder (config.edn, bak/ copies of pages) is skipped
 SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}
 
 
 def is_note_file(path: str | os.PathLike) -> bool:
-    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES + DOCUMENT_SUFFIXES)
+
+
+def is_document(path: str) -> bool:
+    return path.lower().endswith(DOCUMENT_SUFFIXES)
 
 
 def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
