@@ -26,6 +26,8 @@ DRAWER_END = re.compile(r"^\s*:END:\s*$", re.IGNORECASE)
 PROPERTY = re.compile(r"^\s*:([\w-]+):\s*(.*?)\s*$")
 PLANNING = re.compile(r"\b(CLOSED|SCHEDULED|DEADLINE):\s*[\[<](\d{4}-\d{2}-\d{2})[^\]>]*[\]>]")
 LINK = re.compile(r"\[\[([^\]]+)\](?:\[([^\]]*)\])?\]")
+# <<target>> is a place links point at, not shown (gone); <<<radio target>>> is shown (its words kept)
+TARGET = re.compile(r"<<<([^<>\n]*)>>>|<<[^<>\n]*>>")
 EMPHASIS = re.compile(r"(?<![\w*/=~+])([*/=~+])(?=\S)([^\n]*?\S)\1(?![\w*/=~+])")
 COMMENT = re.compile(r"^\s*#(\s.*)?$")
 
@@ -49,6 +51,8 @@ def read_text(text: str) -> Document:
 
     def close() -> None:
         words = "\n".join(body).strip()
+        if "[[" in words:  # a link's label may wrap onto the next line
+            words = words_of(words, links)
         if words or heading:
             sections.append(Section(heading, words, line=line_of, tags=own_tags, id=own_id, date=own_date))
 
@@ -78,7 +82,7 @@ def read_text(text: str) -> Document:
                 tag_stack.pop()
             inherited = tuple(t for _, ts in tag_stack for t in ts)
             tag_stack.append((level, tags_here))
-            heading = words_of(heading_match.group(2), links)
+            heading = words_of(heading_match.group(2), links).strip()
             line_of, own_tags, own_id, own_date, body = number, inherited + tags_here, None, None, []
             continue
         if BLOCK_LINE.match(line):
@@ -129,6 +133,8 @@ def words_of(text: str, links: list[str]) -> str:
                 shown = target[5:].rsplit("/", 1)[-1]
             return shown if shown is not None else target
         text = LINK.sub(label, text)
+    if "<<" in text:
+        text = TARGET.sub(lambda m: m.group(1) or "", text)
     if any(c in text for c in "*/=~+"):
         text = EMPHASIS.sub(r"\2", text)
     return text

@@ -24,7 +24,7 @@ MIN_PAGE_LETTERS = 20
 LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
                            "\ufb05": "st", "\ufb06": "st"})
 _LINE_END = re.compile(r"\r\n?")
-_TITLE_JUNK = re.compile(r"^(microsoft word|untitled|slide ?\d)|\.(pdf|docx?|tex|dvi|ps|qxd|indd)$", re.IGNORECASE)
+_TITLE_JUNK = re.compile(r"^(microsoft word|untitled|slide ?\d|arxiv:)|\.(pdf|docx?|tex|dvi|ps|qxd|indd)$", re.IGNORECASE)
 _LOCK = threading.Lock()  # PDFium is not thread-safe: one document at a time in the process
 
 NO_TEXT = "no text layer: not searched; OCR is not done"
@@ -80,7 +80,8 @@ def _title(pdf) -> str:
         title = " ".join((pdf.get_metadata_dict().get("Title") or "").split())
     except Exception:  # a damaged info dictionary is no reason to lose the text
         title = ""
-    if title and not _TITLE_JUNK.match(title) and any(c.isalpha() for c in title):
+    title = re.sub(r"<[^>]{1,80}>", "", title).strip()
+    if title and not _TITLE_JUNK.search(title) and any(c.isalpha() for c in title):
         return title
     return ""
 
