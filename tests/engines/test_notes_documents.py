@@ -128,3 +128,11 @@ def test_every_document_suffix_the_walk_finds_has_a_reader():
     from engines.notes.readers import READERS
 
     assert set(DOCUMENT_SUFFIXES) == set(READERS)
+
+
+def test_notes_are_counted_by_kind_and_other_files_only_counted(engine):
+    kinds = {"docx": 1, "epub": 1, "html": 1, "md": 1, "odt": 1, "org": 1, "pdf": 1}
+    assert engine.kinds() == kinds
+    assert engine.counted() == f"7 files ({', '.join(f'1 {k}' for k in kinds)}) as {len(engine.notes)} notes"
+    assert ask(engine, "zeppelinword").to_json()["kinds"] == kinds
+    assert [p.said() for p in engine.problems if "image" in p.path] == ["skipped 1 image: not notes (.png)"]
