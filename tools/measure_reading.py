@@ -25,9 +25,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default="/work/shared/data/notes/reading")
     parser.add_argument("--tiers", default=",".join(CONFIGS))
+    parser.add_argument("--no-wait", action="store_true",
+                        help="meaning as a one-shot search without --wait has it: the static vectors stand in "
+                             "for what the model has not embedded yet")
     args = parser.parse_args()
     requests = [json.loads(line) for line in (HERE / "reading_requests.jsonl").read_text().splitlines() if line.strip()]
-    engine = NotesEngine(args.corpus, wait_for_index=True)
+    engine = NotesEngine(args.corpus, wait_for_index=not args.no_wait)
+    if args.no_wait:
+        engine.wait_for(None, 60.0)  # the static vectors of every note (seconds), not the model's (an hour here)
     out = {}
     for name in args.tiers.split(","):
         tiers = CONFIGS[name]
