@@ -108,6 +108,7 @@
             tree-sitter-grammars.tree-sitter-zig
             tree-sitter-grammars.tree-sitter-bash
             tree-sitter-grammars.tree-sitter-tsx
+            pypdfium2 # PDFs in a notes folder (engines/notes/readers/pdf.py; pyproject.toml says why)
             pyyaml # vault front matter, read with safe_load (pyproject.toml says why)
             python-calamine # a wholesaler's .xlsx/.xls/.ods exports (engines/products/tables.py)
             simsimd # int8 dot products for the notes meaning index (engines/embed/rows.py)

@@ -251,8 +251,12 @@ class Engine(abc.ABC):
         """What a finished build did, in one line (``olai-tui index``)."""
         return f"{state.of:,} {self.item_noun} indexed"
 
+    def counted(self) -> str:
+        """How many items the corpus holds, as a header says it (notes: the files by kind, where documents are among them)."""
+        return f"{self.items():,} {self.item_noun}"
+
     def describe(self) -> str:
-        return f"{self.items():,} {self.item_noun} in {self.corpus_label}"
+        return f"{self.counted()} in {self.corpus_label}"
 
     def readings(self) -> list[str]:
         """How the corpus was read, a line each, said by `olai-tui index` before the index is built so a

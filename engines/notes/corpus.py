@@ -18,8 +18,8 @@ import stat
 from dataclasses import dataclass
 
 from engines.notes.vault import journal_date, read_meta, _epoch as epoch_of
-from engines.notes.note_files import (NOTE_KINDS, OUTLINE_SUFFIXES, cause_of, find_note_files, is_note_file,
-                                      relative_to, shown_relative)
+from engines.notes.note_files import (NOTE_KINDS, OUTLINE_SUFFIXES, cause_of, find_note_files, is_document,
+                                      is_note_file, relative_to, shown_relative)
 from engines.problems import Problem
 
 # 5 MB is some 850,000 words: not a note but a log, a dump or a book pasted in. The biggest real notes
@@ -131,6 +131,14 @@ def load_file(path: str | os.PathLike, root: str | os.PathLike) -> tuple[list[No
     """The notes of one file (the watcher calls this on change), or the one problem that stops it."""
     path, root = os.path.abspath(os.fspath(path)), os.path.abspath(os.fspath(root))
     rel = shown_relative(os.path.basename(path)) if path == root else relative_to(path, root)
+    if is_document(path):  # PDF, Org, HTML, Word, OpenDocument, EPUB: engines/notes/readers/
+        from engines.notes.documents import document_notes
+
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError as error:
+            return [], [Problem(rel, cause_of(error))]
+        return document_notes(path, rel, mtime, _note)
     text = _read_text(path)
     if isinstance(text, Problem):
         text.path = rel

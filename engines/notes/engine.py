@@ -47,6 +47,8 @@ from engines.gcpause import paused_gc
 from engines.memory import give_back_free_memory
 from engines.embed.query import query_vector
 from engines.notes.corpus import CorpusError, CorpusLoad, Note
+from engines.notes.documents import location
+from engines.notes.readers import DOCUMENT_SUFFIXES
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import filtered_only
@@ -246,6 +248,16 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
 
     # -- searching -----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 10, tiers: Sequence[str] | str | None = None) -> Iterator[Batch]:
+        for batch in self._answer(query, limit, tiers):
+            with self._lock:
+                notes, ids = self._notes, self._ids
+            for hit in batch.hits:  # a document's hit says where in it: its page, or its line and heading
+                at = ids.get(hit.id)
+                if at is not None and notes[at].path.lower().endswith(DOCUMENT_SUFFIXES):
+                    hit.extras.update(location(notes[at]))
+            yield batch
+
+    def _answer(self, query: str, limit: int, tiers: Sequence[str] | str | None) -> Iterator[Batch]:
         wanted = self.parse_tiers(tiers)
         with self._lock:
             exact, notes = self._exact, self._notes

@@ -16,14 +16,24 @@ from engines.problems import Problem
 
 FILE_SUFFIXES = (".md", ".markdown", ".txt")  # one note per file
 OUTLINE_SUFFIXES = (".jsonl", ".olai")  # one JSON object (outline node) per line
-NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+# documents, one note per page or section: engines/notes/readers/ has a reader for each (a test pins it)
+DOCUMENT_SUFFIXES = (".org", ".pdf", ".html", ".htm", ".xhtml", ".docx", ".odt", ".epub")
+NOTE_KINDS = " ".join(FILE_SUFFIXES + OUTLINE_SUFFIXES + DOCUMENT_SUFFIXES)
 # hidden folders (.git, .obsidian, .trash, .logseq ...) are skipped too; attachments (images, PDFs) are
 # not note files, so never read; Logseq's own `logseq/` folder (config.edn, bak/ copies of pages) is skipped
 SKIPPED_FOLDERS = {"__pycache__", "node_modules", ".venv"}
+# files that are not notes are counted by kind, never listed one by one ("skipped 8 images: not notes (.png)")
+OTHER_KINDS = {"images": (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".ico"),
+               "archives": (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst"),
+               "audio and video files": (".mp3", ".wav", ".ogg", ".flac", ".m4a", ".mp4", ".mkv", ".webm", ".mov", ".avi")}
 
 
 def is_note_file(path: str | os.PathLike) -> bool:
-    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES)
+    return os.fspath(path).lower().endswith(FILE_SUFFIXES + OUTLINE_SUFFIXES + DOCUMENT_SUFFIXES)
+
+
+def is_document(path: str) -> bool:
+    return path.lower().endswith(DOCUMENT_SUFFIXES)
 
 
 def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list[Problem]]:
@@ -38,6 +48,7 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
     problems: list[Problem] = []
     seen_folders: set[str] = set()
     links: list[str] = []
+    others: dict[str, set[str]] = {}  # kind -> the names of the files of that kind not read (counted)
 
     def rel(path: str) -> str:
         return relative_to(path, top)
@@ -63,6 +74,8 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
                         st = entry.stat(follow_symlinks=False)
                         if found.setdefault((st.st_dev, st.st_ino), entry.path) is entry.path and seen is not None:
                             seen[entry.path] = st
+                    else:
+                        others.setdefault(_kind(entry.name), set()).add(entry.path)
                 except OSError as error:
                     problems.append(Problem(rel(entry.path), cause_of(error)))
 
@@ -90,6 +103,10 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
         elif is_note_file(name):
             if found.setdefault((st.st_dev, st.st_ino), link) is link and seen is not None:
                 seen[link] = st
+    for kind, paths in sorted(others.items()):
+        suffixes = sorted({os.path.splitext(p)[1].lower() for p in paths} - {""})[:6]
+        noun = kind if len(paths) > 1 else kind.replace("files", "file").removesuffix("s")
+        problems.append(Problem(f"{len(paths):,} {noun}", f"not notes ({' '.join(suffixes) or 'no suffix'})"))
     # every path found starts with top and a separator and has no "." or ".." in it (scandir's own
     # names joined on): cut, not relative_to's checks (0.1 s of a 100,000-note open)
     cut = len(top if top.endswith(os.sep) else top + os.sep)
@@ -102,6 +119,11 @@ def find_note_files(top: str, seen: dict | None = None) -> tuple[list[str], list
         for i in order:
             seen[paths[i]] = (rels[i], seen[paths[i]])
     return [paths[i] for i in order], problems
+
+
+def _kind(name: str) -> str:
+    suffix = os.path.splitext(name)[1].lower()
+    return next((kind for kind, suffixes in OTHER_KINDS.items() if suffix in suffixes), "other files")
 
 
 def _logseq_own(folder: str) -> bool:

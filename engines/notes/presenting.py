@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from engines.answer import Answer
+from engines.answer import Answer, collect
 from engines.contract import Presentation
 from engines.notes.exact import query_words
 from engines.notes.filters import might_filter, read_query
+
+
+PLAIN_KINDS = {"md", "markdown", "txt", "jsonl", "olai"}
 
 
 class NotesPresenting:
@@ -53,6 +56,37 @@ class NotesPresenting:
         out += [(f"after:{month_ago}", "only notes dated in the last 30 days (front matter date, else the file's)"),
                 (f"before:{dt.date.today().year}-01-01", "only notes dated before this year")]
         return out
+
+    def kinds(self) -> dict[str, int]:
+        """The files the notes come from, counted by kind (their suffix): {"org": 529, "pdf": 167, "md": 2}."""
+        notes = self.notes
+        cached = getattr(self, "_kinds", None)
+        if cached is not None and cached[0] is notes:
+            return cached[1]
+        counts: dict[str, int] = {}
+        for path in {note.path for note in notes}:
+            kind = path.rpartition(".")[2].lower()
+            counts[kind] = counts.get(kind, 0) + 1
+        counts = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        self._kinds = (notes, counts)
+        return counts
+
+    def counted(self) -> str:
+        """The header's count: notes as before where all are Markdown, text or outlines; with documents
+        among them, the files by kind and the notes (pages and sections) they make."""
+        kinds = self.kinds()
+        if set(kinds) <= PLAIN_KINDS:
+            return f"{len(self.notes):,} notes"
+        by_kind = ", ".join(f"{n:,} {kind}" for kind, n in kinds.items())
+        return f"{sum(kinds.values()):,} files ({by_kind}) as {len(self.notes):,} notes"
+
+    def collect(self, query: str, batches) -> Answer:
+        """The answer, with the corpus's files counted by kind (``kinds``) beside its rows where documents
+        are among them (a notebook of Markdown, text and outlines answers as it always has)."""
+        answer = collect(self.name, query, batches)
+        if not set(self.kinds()) <= PLAIN_KINDS:
+            answer.extras["kinds"] = self.kinds()
+        return answer
 
     def rebuild(self) -> str:
         self.reload()

@@ -19,6 +19,7 @@ class Target:
 
     path: str
     line: int | None = None
+    page: int | None = None  # a PDF hit's page: opened in the viewer there (olai_tui/ui/viewer.py)
 
 
 @dataclass(frozen=True)

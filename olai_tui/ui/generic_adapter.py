@@ -18,6 +18,7 @@ from rich.text import Text
 
 from engines.answer import Answer, Batch, Hit, TierReport
 from engines.contract import Comparison, Engine, Passage
+from olai_tui.ui.viewer import VIEWED
 from olai_tui.ui.adapters import Lazy, RowView, Target, first_line_with
 from olai_tui.ui.previews import card, markdown_preview, source_lines, source_preview, text_preview
 from olai_tui.ui.text import highlighted, one_line, shown
@@ -103,7 +104,7 @@ class EngineAdapter:
         engine = self.engine
         if not self.label:
             return one_line(engine.describe())
-        return f"{engine.items():,} {engine.item_noun} in {one_line(self.label)}"
+        return f"{engine.counted()} in {one_line(self.label)}"
 
     def start(self) -> None:
         """At the pane's mount: an engine already open starts what its default tiers need."""
@@ -200,6 +201,8 @@ class EngineAdapter:
         passage = self._read(hit)
         if passage is None or not passage.path:
             return None
+        if passage.path.lower().endswith(VIEWED):  # a document a viewer opens: at the hit's page, if any
+            return Target(passage.path, None, hit.extras.get("page"))
         if self.presentation.open_at == "words" and not passage.where.rpartition(":")[2].isdigit():
             return Target(passage.path, first_line_with(passage.path, self.words(query)))
         return Target(passage.path, passage.start_line)

@@ -18,6 +18,7 @@ from olai_tui.ui.adapters import Target
 from olai_tui.ui.generic_adapter import EngineAdapter
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import one_line
+from olai_tui.ui.viewer import VIEWED, start_viewer, viewer_command
 
 # How editors take a line: "+N path" (vi family, nano, emacs, micro, kakoune), "path:N" (helix),
 # "-g path:N" (VS Code family). Anything else gets the path alone.
@@ -57,6 +58,9 @@ def open_row(pane: RowPane, hit: Hit | None) -> None:
         return
     query = pane.answer.query if pane.answer is not None else ""
     target = pane.adapter.target(hit, query)
+    if target is not None and target.path.lower().endswith(VIEWED):
+        open_in_viewer(app, target)
+        return
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if target is None or not editor:
         app.push_screen(RowScreen(hit.title or hit.id, pane.adapter.full_text(hit)))
@@ -73,6 +77,22 @@ def open_row(pane: RowPane, hit: Hit | None) -> None:
         return
     if result.returncode != 0:
         app.notify(f"{one_line(command[0])} exited with status {result.returncode}", severity="warning", markup=False)
+
+
+def open_in_viewer(app: App, target: Target) -> None:
+    """A PDF (or another document) in the person's viewer at the hit's page (olai_tui/ui/viewer.py)."""
+    command = viewer_command(target.path, target.page)
+    if command is None:
+        app.notify("No viewer to open it: set [notes] viewer in config.toml (\"zathura --page={page} {path}\")",
+                   severity="warning", markup=False)
+        return
+    try:
+        start_viewer(command)
+    except (OSError, ValueError) as exc:
+        app.notify(f"Could not run {one_line(command[0])}: {exc}", severity="error", markup=False)
+        return
+    at = f" at p. {target.page}" if target.page else ""
+    app.notify(f"Opened {one_line(os.path.basename(target.path))}{at}", markup=False)
 
 
 def copy_row(pane: RowPane, hit: Hit | None) -> None:
