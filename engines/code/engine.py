@@ -202,7 +202,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         if self._vectors is not None:
             self._vectors.set_texts(index.embed_texts())
         if self._static is not None:
-            self._static.set_texts(index.static_texts())
+            self._static.set_index(index, self._meaning_file())
 
     # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
     def _new_index(self) -> VectorIndex:
@@ -378,10 +378,11 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
     @staticmethod
     def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
         """Every symbol above either tier's floor, each counted once, uncapped."""
-        found = set(meaning.above_floor.tolist())
+        found = np.zeros(len(lexical.symbols), bool)  # a mask, not a set of up to every symbol per query
+        found[meaning.above_floor] = True
         if LEXICAL in wanted:
-            found.update(np.flatnonzero(lexical.index.scores(lexical.query_words(query)) > 0).tolist())
-        return len(found)
+            found |= lexical.index.scores(lexical.query_words(query)) > 0
+        return int(found.sum())
 
     def _embedding_report(self, index: VectorIndex, status: str, ms: float | None, count: int,
                           reason: str | None = None) -> TierReport:
