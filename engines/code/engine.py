@@ -41,7 +41,7 @@ from engines.code.index_store import IndexWriter, cache_file, edited_record, ope
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest
 from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_MEANING_SHARE,
-                                STATIC_TREE_SHARE, blend, fill, fuse, weigh)
+                                STATIC_QUESTION_SHARE, STATIC_TREE_SHARE, blend, fill, fuse, question_asked, weigh)
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
@@ -202,7 +202,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         if self._vectors is not None:
             self._vectors.set_texts(index.embed_texts())
         if self._static is not None:
-            self._static.set_texts(index.static_texts())
+            self._static.set_index(index, self._meaning_file())
 
     # -- the embedding index (made on first use: engines/embed/background_index.py) -------------
     def _new_index(self) -> VectorIndex:
@@ -356,8 +356,8 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         static = kind == STATIC
         symbol_asked = lexical.shape.has_paths and symbol_query(query)  # a name asked for: the words' order
         if static:
-            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_TREE_SHARE) if lexical.shape.has_paths \
-                else STATIC_MEANING_SHARE
+            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if question_asked(query)
+                     else STATIC_TREE_SHARE) if lexical.shape.has_paths else STATIC_MEANING_SHARE
             if lexical.shape.has_paths and not symbol_asked:  # a function named for the question that the
                 # table finds too stands alone (ranking.py); not in MiniLM's blend, where it cost more
                 # (semble dev fused 0.8693 -> 0.8673, architecture 0.7983 -> 0.7948)
@@ -378,10 +378,11 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
     @staticmethod
     def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
         """Every symbol above either tier's floor, each counted once, uncapped."""
-        found = set(meaning.above_floor.tolist())
+        found = np.zeros(len(lexical.symbols), bool)  # a mask, not a set of up to every symbol per query
+        found[meaning.above_floor] = True
         if LEXICAL in wanted:
-            found.update(np.flatnonzero(lexical.index.scores(lexical.query_words(query)) > 0).tolist())
-        return len(found)
+            found |= lexical.index.scores(lexical.query_words(query)) > 0
+        return int(found.sum())
 
     def _embedding_report(self, index: VectorIndex, status: str, ms: float | None, count: int,
                           reason: str | None = None) -> TierReport:

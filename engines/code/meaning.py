@@ -30,9 +30,11 @@ class Meaning:
         if self.rows is None or self.cosines is None or not len(self.rows):
             known = dict(self.ranked)
             return np.asarray([known.get(p, np.nan) for p in positions], np.float64)
-        by_position = np.full(max(int(self.rows.max()), max(positions, default=0)) + 1, np.nan)
-        by_position[self.rows] = self.cosines
-        return by_position[np.asarray(positions, np.int64)]
+        # ``rows`` ascend (the index's order): each asked position found by bisection, not through an
+        # array the size of the corpus made for every query
+        asked = np.asarray(positions, np.int64)
+        at = np.minimum(np.searchsorted(self.rows, asked), len(self.rows) - 1)
+        return np.where(self.rows[at] == asked, self.cosines[at], np.nan).astype(np.float64)
 
 
 def nearest(embedder, vectors, query: str, candidates: int) -> "Meaning | TierReport":

@@ -3,7 +3,8 @@ seconds and in the default answer, or MiniLM's contextual ones where asked for, 
 standing in while those build (engine.py orders the tiers; merge.py weighs each kind).
 
 The engine keeps ``_static_wanted``, ``_static_embedder``, ``_static``, ``_static_problem``,
-``_contextual``, ``_lock``, ``_scope``, ``_cache_dir``, ``_index``, ``_symbols`` and ``wait_for_index``,
+``_contextual``, ``_lock``, ``_scope``, ``_cache_dir``, ``_index``, ``_index_file``, ``_symbols`` and
+``wait_for_index``,
 and is a LazyVectors (``vectors``, ``embedder``: the contextual ones).
 """
 
@@ -53,9 +54,15 @@ class TwoKindsOfVectors:
                     self._static_problem = exc
                     return None
                 index = StaticVectorIndex(embedder, scope=self._scope, cache_dir=self._cache_dir)
-                index.set_texts(self._index.static_texts())
+                index.set_index(self._index, self._meaning_file())
                 self._static = index
             return self._static
+
+    def _meaning_file(self):
+        """Where the table's meaning of this tree is kept between opens (None: its index is not kept)."""
+        from engines.code.meaning_state import state_file
+
+        return state_file(self._index_file) if self._index_file is not None else None
 
     def _meaning_source(self) -> "tuple[VectorIndex, Embedder, str] | TierReport":
         """Which vectors answer now, brought up as this engine waits (built) or not (started): the static

@@ -11,6 +11,7 @@ import engines.eval.cranfield  # noqa: F401
 import engines.eval.roadmap  # noqa: F401
 import engines.eval.cosqa  # noqa: F401
 import engines.eval.semble  # noqa: F401
+import engines.eval.natural  # noqa: F401
 import engines.eval.food  # noqa: F401
 import engines.eval.icecat  # noqa: F401
 import engines.eval.fineli  # noqa: F401 - fineli and food_fisv
@@ -25,7 +26,7 @@ __all__ = ["DataFileError", "Dataset", "DatasetError", "Suite", "Verdict", "conf
 
 # The order the evaluation view and the help list the shipped datasets in, whichever was imported first
 # (a test that reads one loader imports its package early); any declared elsewhere follow, as declared.
-LISTED = ("vaswani", "cranfield", "roadmap", "cosqa", "semble", "food", "icecat", "fineli", "food_fisv", "fineli_sv")
+LISTED = ("vaswani", "cranfield", "roadmap", "cosqa", "semble", "natural", "food", "icecat", "fineli", "food_fisv", "fineli_sv")
 
 
 def datasets(engine: str | None = None) -> list[Dataset]:

@@ -285,3 +285,26 @@ def test_only_a_further_chunk_both_named_by_the_question_and_near_it_gets_its_sc
     back = dict(stand_alone(query, ranked, lexical.shape, [(confirm, 0.9)]))
     assert back[confirm] == pytest.approx(score[confirm] / SATURATION)
     assert {p: s for p, s in back.items() if p != confirm} == {p: s for p, s in score.items() if p != confirm}
+
+
+def test_a_question_asked_in_words_weighs_meaning_more_than_the_same_words_unasked(tmp_path, monkeypatch):
+    # issue 60: "how does the app find its templates" is a person who does not know the code's names
+    import engines.code.engine as engine_module
+    from engines.code.merge import STATIC_QUESTION_SHARE, STATIC_TREE_SHARE, question_asked
+
+    assert question_asked("how does the app find its templates") and question_asked("Where are proxies read?")
+    assert question_asked("can I cancel a request")
+    assert not question_asked("how commands are structured and invoked")  # a topic, semble's shape
+    assert not question_asked("prompt the user for confirmation") and not question_asked("how")
+    assert not question_asked("RateLimiter.allow")
+    shares = []
+    weigh = engine_module.weigh
+    monkeypatch.setattr(engine_module, "weigh", lambda *a, **k: shares.append(a[4]) or weigh(*a, **k))
+    engine = _shipped_over(tmp_path, CLICKLIKE)
+    try:
+        asked = ask(engine, "how does it ask the user for confirmation")
+        ask(engine, "ask the user for confirmation")
+    finally:
+        engine.close()
+    assert shares == [STATIC_QUESTION_SHARE, STATIC_TREE_SHARE]
+    assert "cli/termui.py::confirm" in [h.id for h in asked.hits[:3]]

@@ -105,7 +105,9 @@ def print_tree_report(report: dict, out: Callable[[str], None]) -> None:
     out("")
     out("| open | to engine s | to first lexical answer s | its CPU s | RSS MB (peak) | runs |")
     out("|---|---:|---:|---:|---:|---:|")
-    rows = [("cold (every file parsed, index written)", r["cold"]), ("warm (index read back)", r["warm"])]
+    rows = [("cold (every file parsed, index written)", r["cold"]), ("warm (index read back)", r["warm"]),
+            ("warm, lexical only (`--tiers lexical`), paired with the next row", r["warm_lexical_only"]),
+            ("warm, default settings (both tiers: meaning read back too)", r["warm_default"])]
     if "baseline_no_kept_index" in r:
         rows.append(("baseline: no kept index (every file parsed)", r["baseline_no_kept_index"]))
     for name, o in rows:
@@ -114,6 +116,9 @@ def print_tree_report(report: dict, out: Callable[[str], None]) -> None:
               f"| {o['runs']} |")
     q, e = r["lexical_query_ms"], r["edit"]
     out("")
+    out(f"warm with default settings over warm lexical-only: {r['warm_default_over_lexical']:.2f}x wall, "
+        f"{r['warm_default_over_lexical_cpu']:.2f}x CPU "
+        f"(embedding tier: {', '.join(map(str, r['warm_default']['embedding']))})")
     out(f"lexical query p50 / p90: {q['p50']:.2f} / {q['p90']:.2f} ms over {q['n']} queries (warm)")
     out(f"one edited file ({e['file']}) re-indexed: {e['ms']:.0f} ms ({e['cpu_ms']:.0f} ms CPU; found after: "
           f"{e['found']}); files parsed by the warm opens: "
