@@ -11,7 +11,8 @@ The two spaces have other cosine scales (the static floor is 0.55, MiniLM's 0.38
 is mapped onto this notebook's contextual scale by its own floors: its weak bound onto the contextual
 weak bound, its confident floor onto the contextual confident floor (linear between, a shift beyond).
 A static row is then shown ``≈`` only over its own space's floor. Its row says ``"vectors": "static"``
-and keeps its own cosine as its score; the tier says how much of the notebook each kind covers.
+with its own cosine (``static_cosine``); its score is its rank on the contextual scale, so every ``≈``
+row stands in the order of its score; the tier says how much of the notebook each kind covers.
 """
 
 from __future__ import annotations
@@ -114,7 +115,9 @@ def mixed(contextual: Ranked, static: Ranked, floors: NotebookFloor, static_floo
 
 
 def said_static(hits, meaning) -> None:
-    """A row found by its static vectors says so and keeps its own cosine as its score (in place)."""
+    """A row found by its static vectors says so, with its own best passage's cosine in its space
+    (``static_cosine``); its score stays what ranks it among the others, on the contextual scale, so
+    the rows meaning shows are in the order of their scores (in place)."""
     if not isinstance(meaning, Mixed):
         return
     for hit in hits:
@@ -123,7 +126,7 @@ def said_static(hits, meaning) -> None:
         m = meaning.index_of.get(hit.id)
         if m is not None and meaning.from_static[m]:
             hit.extras["vectors"] = "static"
-            hit.score = round(float(meaning.static_cosine[m]), 4)
+            hit.extras["static_cosine"] = round(float(meaning.static_cosine[m]), 4)
 
 
 class StaticStandIn:
