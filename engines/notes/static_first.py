@@ -163,6 +163,12 @@ class StaticStandIn:
     def start_indexing(self) -> None:
         """The static index first where there is one, then the model's (static_first.Sequenced)."""
         contextual, static = self.vectors, self.static_vectors
+        if getattr(self, "answer_by", None) is not None:
+            # a one-shot: the model embeds what its query is about itself (first_notes.py), not a build
+            # in note order beside it contending for the same two cores and the model's lock
+            if static is not None:
+                static.start()
+            return
         if static is None:
             contextual.start()
             return
@@ -245,6 +251,20 @@ class StaticStandIn:
         if isinstance(vector, TierReport):  # the stand-in failing leaves the model's own answer
             return ranked
         return mixed(ranked, static.ranked(vector), floors, static.floor())
+
+    def _stand_in_floors(self, floors: NotebookFloor) -> NotebookFloor:
+        """The floors a ranking the static vectors stand in for is judged by: the model's where they are
+        measured; where not (no model vector yet), the model's own floor with the static space's weak
+        band below it, so a notebook only the static vectors cover shows its best neighbours as weak
+        guesses (``≈?``) when nothing else answers, not "(no matches)"."""
+        static = self._static
+        if floors.ceiling is not None or static is None or static.state().done == 0:
+            return floors
+        own = static.floor()
+        if own.ceiling is None:
+            return floors
+        return NotebookFloor(floors.confident, round(floors.confident - (own.confident - own.weak), 4),
+                             floors.confident, floors.embedder, own.probes)
 
     def _with_coverage(self, report: TierReport) -> TierReport:
         """An indexing report says what each kind of vectors covers (``static 100 %, contextual 12 %``)."""
