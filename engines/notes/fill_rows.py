@@ -81,7 +81,8 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
             report.count = sum(1 for h in hits if h.tier == tier)
             if report.status == "answered" and not report.count:
                 report.status = "empty"
-    in_meaning_order(hits, meaning)
+    if meaning_orders(words):
+        in_meaning_order(hits, meaning)
     shown: set[str] = set()
     if words is not None:
         for i in words.shown().tolist():
@@ -104,6 +105,12 @@ def meaning_row(meaning, m: int, marker: str, **extras) -> Hit:
     note = meaning.notes[m]
     return Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC, score=round(float(meaning.rank[m]), 4),
                marker=marker, extras={**extras, "passage": round(float(meaning.best[m]), 4)})
+
+
+def meaning_orders(words) -> bool:
+    """Whether meaning's rows stand in the semantic tier's own order: where no note holds enough of the
+    query's words (the words tier has no evidence, only single shared words), else in the fusion's."""
+    return words is None or not len(words.shown())
 
 
 def in_meaning_order(hits: list[Hit], meaning) -> None:
