@@ -7,6 +7,7 @@ import math
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 
 from engines.answer import Answer, still_building
@@ -62,6 +63,10 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
     budget = SEARCH_WAIT_S if wait is None else wait
     waiting = WaitLine(engine_name)
     engine = open_engine(engine_name, corpus, wait_for_index=math.isinf(budget), progress=waiting, **options)
+    if hasattr(engine, "answer_by") and not math.isinf(budget):
+        # the notes engine spends what is left of the budget on the model's vectors of the notes the
+        # query is about (engines/notes/first_notes.py); other engines answer when the wait ends
+        engine.answer_by = time.monotonic() + budget
     try:
         try:
             wanted = engine.parse_tiers(tiers)
@@ -83,8 +88,8 @@ def search(engine_name: str, query: str, corpus: Path | None, limit: int, tiers:
                   f"{engine.item_noun}): answered with what is indexed; to finish: {finish}", file=sys.stderr)
         elif still_building(report):
             report.enable = report.enable or finish
-            print(f"olai-tui: {report.name} answered for every item from its static vectors; the model's "
-                  f"are still building ({report.done or 0:,}/{report.of or 0:,} {engine.item_noun}); "
+            print(f"olai-tui: {report.name} answered for every item: the model's vectors for {report.done or 0:,}/"
+                  f"{report.of or 0:,} {engine.item_noun}, static vectors for the rest (the model's still building); "
                   f"to finish: {finish}", file=sys.stderr)
     if as_json:
         # the exact text, with what a terminal would act on escaped (C1, bidi): it reads back the same

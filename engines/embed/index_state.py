@@ -57,6 +57,10 @@ class SettlesWithCooldown:
     ``_texts`` (key -> text still to embed), ``_version``, ``_stop`` and ``embedded_texts`` too, it
     embeds what is pending (``_embed_pending``)."""
 
+    def _embedding_order(self, keys: list[bytes]) -> list[bytes]:
+        """The pending keys as a build embeds them, last first (an index may put some first)."""
+        return embedding_order(keys, self._texts)
+
     def _embed_pending(self, cache: VectorCache, pending: Callable[[], list[bytes]],
                        counts: Callable[[], tuple[int, int]], batch_size: int, save_every_s: float,
                        progress: Callable[[int, int], None] | None) -> IndexState | None:
@@ -75,7 +79,7 @@ class SettlesWithCooldown:
                     # Made again only when the items changed (an edit, a note added): asking which keys
                     # are pending and sorting them once per batch cost more than embedding the batch at
                     # 100,000 notes (300,000 keys scanned and sorted for every 64 texts).
-                    queue = embedding_order(pending(), self._texts)
+                    queue = self._embedding_order(pending())
                     queued_at = self._version
                     if not queue:
                         return None

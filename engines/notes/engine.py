@@ -52,6 +52,7 @@ from engines.notes.readers import DOCUMENT_SUFFIXES
 from engines.notes.exact import TIER as EXACT, ExactMatcher
 from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import filtered_only
+from engines.notes.first_notes import FINISH_AT_MOST, candidates
 from engines.notes.fill_rows import FILL_TIERS, SEMANTIC, WORDS, fill_rows
 from engines.notes.floor import unmeasured
 from engines.notes.positions import note_ids
@@ -74,6 +75,9 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
     model_tiers = (SEMANTIC,)
     item_noun = "notes"
     embedded_noun = "passages embedded"
+    # A one-shot's deadline (time.monotonic): until then a search while the model's index builds waits
+    # for the model's vectors of the notes it is about (first_notes.py); None: never waits (the workbench)
+    answer_by: float | None = None
 
     def __init__(self, root: str | os.PathLike, embedder: Embedder | None = None,
                  cache_dir: str | None = None, wait_for_index: bool = False,
@@ -311,11 +315,14 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
             words = self._words.ranked(query)
             reports[WORDS] = TierReport(WORDS, "answered", ms_since(started), 0)
         if SEMANTIC in on:
-            reports[SEMANTIC], meaning, floors = self._semantic_leg(query)
+            reports[SEMANTIC], meaning, floors = self._semantic_leg(query, words)
         return fill_rows(words, meaning, floors, answered, room, on, reports, allowed)
 
-    def _semantic_leg(self, query: str):
-        """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors)."""
+    def _semantic_leg(self, query: str, words=None):
+        """(the semantic tier's report, every embedded note by cosine or None, this notebook's floors);
+        ``words``: the words leg's ranking, whose first notes the model embeds first (first_notes.py)."""
+        while self.answer_by is not None and self.being_made() and time.monotonic() < self.answer_by:
+            time.sleep(0.02)  # a one-shot with time left waits for the indexes being made (a loaded machine)
         if not self.wait_for_index and self.being_made():  # made in the background (start): not waited for
             return TierReport(SEMANTIC, "indexing", None, 0, done=0, of=len(self._notes)), None, unmeasured(0.0)
         index = self.semantic
@@ -335,12 +342,35 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
         state = index.state()
         if state.state != "ready":
             ranked = self._static_stand_in(query, ranked, floors)
+            if self._model_first(index, ranked, words):  # the query's candidates embedded by the model: again
+                ranked, floors, state = index.ranked(vector), index.floor(), index.state()
+                ranked = self._static_stand_in(query, ranked, floors) if state.state != "ready" else ranked
+        if state.state != "ready":
+            floors = self._stand_in_floors(floors)
             report = self._with_coverage(TierReport(SEMANTIC, "indexing", ms_since(started), 0, done=state.done,
                                                     of=state.of, reason=state.reason))
             return answered_by_vectors(report), ranked, floors
         if self._static is not None:
             self.let_static_go()
         return TierReport(SEMANTIC, "answered", ms_since(started), 0), ranked, floors
+
+    def _model_first(self, index, ranked, words) -> bool:
+        """The notes the static and words rankings put first go to the front of the model's build; a
+        one-shot (``answer_by``) embeds them itself, then the rest where little is left, and keeps them
+        (first_notes.py): whether it embedded any (the ranking is then asked again)."""
+        notes = candidates(ranked, words)
+        if self.answer_by is None:
+            index.prefer(notes)
+            return False
+        try:
+            done = index.embed_now(notes, self.answer_by)
+            if index.pending_passages() <= FINISH_AT_MOST:
+                done += index.embed_now(range(len(ranked.notes)), self.answer_by)
+        except Exception:  # noqa: BLE001 - the model failing leaves the static answer; the build says why
+            return False
+        if done:
+            index.keep_embedded()
+        return bool(done)
 
 
 __all__ = ["NotesEngine", "TIERS", "EXACT", "WORDS", "SEMANTIC", "CorpusError"]

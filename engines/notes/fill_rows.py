@@ -53,9 +53,7 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
         if by_words and by_meaning:  # both would show it: the leg that ranked it higher names it
             by_meaning = ranks.get(SEMANTIC, depth + 1) < ranks.get(WORDS, depth + 1)
         if by_meaning:
-            note = meaning.notes[m]
-            hits.append(Hit(id=doc, title=note.title, where=note.where, tier=SEMANTIC,
-                            score=round(float(meaning.best[m]), 4), marker=RESEMBLANCE))
+            hits.append(meaning_row(meaning, m, RESEMBLANCE))
         elif by_words:
             note = words.notes[w]
             hits.append(Hit(id=doc, title=note.title, where=note.where, tier=WORDS,
@@ -66,10 +64,7 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
     if not hits and not answered and weak:  # (answered: the exact matches, all shown when room > 0)
         # nothing in evidence and nothing confident: the best neighbours by meaning, said to be guesses
         for m in weak:
-            note = meaning.notes[m]
-            hits.append(Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC,
-                            score=round(float(meaning.best[m]), 4), marker=WEAK_GUESS,
-                            extras={"strength": "weak"}))
+            hits.append(meaning_row(meaning, m, WEAK_GUESS, strength="weak"))
         reports[SEMANTIC].reason = (f"no confident match (this notebook's floor {floor:.3f}): "
                                     f"{len(weak)} weak guess{'es' if len(weak) > 1 else ''} by meaning")
     fell_back = not hits and not answered and bool(incidental)
@@ -86,6 +81,8 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
             report.count = sum(1 for h in hits if h.tier == tier)
             if report.status == "answered" and not report.count:
                 report.status = "empty"
+    if meaning_orders(words):
+        in_meaning_order(hits, meaning)
     shown: set[str] = set()
     if words is not None:
         for i in words.shown().tolist():
@@ -98,3 +95,33 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
     shown.update(h.id for h in hits if h.marker == WEAK_GUESS)
     said_static(hits, meaning)
     return Batch(hits=hits, tiers=[reports[t] for t in FILL_TIERS], total=len(answered) + len(shown - answered))
+
+
+def meaning_row(meaning, m: int, marker: str, **extras) -> Hit:
+    """A row meaning admitted. Its score is what ranks it in the semantic tier (the mean of its best
+    passage's cosine and its whole note's); ``passage`` is its best passage's cosine, what the floor
+    admits it by. Before 2026-12-06 the score shown was the passage's, and rows appeared out of the
+    order of their scores ("seedlings": 0.394, 0.408, 0.429, 0.390)."""
+    note = meaning.notes[m]
+    return Hit(id=note.id, title=note.title, where=note.where, tier=SEMANTIC, score=round(float(meaning.rank[m]), 4),
+               marker=marker, extras={**extras, "passage": round(float(meaning.best[m]), 4)})
+
+
+def meaning_orders(words) -> bool:
+    """Whether meaning's rows stand in the semantic tier's own order: where no note holds enough of the
+    query's words (the words tier has no evidence, only single shared words), else in the fusion's."""
+    return words is None or not len(words.shown())
+
+
+def in_meaning_order(hits: list[Hit], meaning) -> None:
+    """The rows meaning admitted, in the places the fusion gave them, put in the semantic tier's own
+    order (in place): the fusion decides where meaning's rows stand among the words' rows, the tier
+    which of its rows comes first. Fused as they were, "protecting young plants from snails" put
+    "Sowing dates 2024" over the slugs note, which the tier alone ranks first: the words leg's weak
+    hold on "plants" lifted it."""
+    at = [i for i, h in enumerate(hits) if h.tier == SEMANTIC]
+    if len(at) < 2 or meaning is None:
+        return
+    rows = sorted((hits[i] for i in at), key=lambda h: -float(meaning.rank[meaning.index_of[h.id]]))
+    for i, row in zip(at, rows):
+        hits[i] = row

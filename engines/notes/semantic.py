@@ -25,6 +25,7 @@ from engines.notes.bodies import bodies_of
 from engines.notes.chunks import note_texts
 from engines.notes.corpus import Note, held_list
 from engines.notes.floor import NotebookFloor, ProbeFloors, unmeasured
+from engines.notes.first_notes import FirstNotes
 from engines.notes.floor_rows import Float32Rows
 from engines.notes.meaning_ranking import Ranked
 from engines.notes.note_keys import NoteKeys
@@ -45,7 +46,7 @@ KEYS_AT_ONCE = 4096  # notes whose texts are keyed, and looked up in the cache, 
 APPEND_NOTES = 4096  # notes read back from the cache per step: ~12,000 float32 vectors (18 MB) at most
 
 
-class SemanticIndex(BackgroundIndex):
+class SemanticIndex(FirstNotes, BackgroundIndex):
     embed_batch = EMBED_BATCH
     thread_name = "olai-notes-index"
     saves_in_order = True  # the cache file in the notes' order: a warm open reads it front to back

@@ -11,7 +11,8 @@ The two spaces have other cosine scales (the static floor is 0.55, MiniLM's 0.38
 is mapped onto this notebook's contextual scale by its own floors: its weak bound onto the contextual
 weak bound, its confident floor onto the contextual confident floor (linear between, a shift beyond).
 A static row is then shown ``≈`` only over its own space's floor. Its row says ``"vectors": "static"``
-and keeps its own cosine as its score; the tier says how much of the notebook each kind covers.
+with its own cosine (``static_cosine``); its score is its rank on the contextual scale, so every ``≈``
+row stands in the order of its score; the tier says how much of the notebook each kind covers.
 """
 
 from __future__ import annotations
@@ -114,7 +115,9 @@ def mixed(contextual: Ranked, static: Ranked, floors: NotebookFloor, static_floo
 
 
 def said_static(hits, meaning) -> None:
-    """A row found by its static vectors says so and keeps its own cosine as its score (in place)."""
+    """A row found by its static vectors says so, with its own best passage's cosine in its space
+    (``static_cosine``); its score stays what ranks it among the others, on the contextual scale, so
+    the rows meaning shows are in the order of their scores (in place)."""
     if not isinstance(meaning, Mixed):
         return
     for hit in hits:
@@ -123,7 +126,7 @@ def said_static(hits, meaning) -> None:
         m = meaning.index_of.get(hit.id)
         if m is not None and meaning.from_static[m]:
             hit.extras["vectors"] = "static"
-            hit.score = round(float(meaning.static_cosine[m]), 4)
+            hit.extras["static_cosine"] = round(float(meaning.static_cosine[m]), 4)
 
 
 class StaticStandIn:
@@ -160,6 +163,12 @@ class StaticStandIn:
     def start_indexing(self) -> None:
         """The static index first where there is one, then the model's (static_first.Sequenced)."""
         contextual, static = self.vectors, self.static_vectors
+        if getattr(self, "answer_by", None) is not None:
+            # a one-shot: the model embeds what its query is about itself (first_notes.py), not a build
+            # in note order beside it contending for the same two cores and the model's lock
+            if static is not None:
+                static.start()
+            return
         if static is None:
             contextual.start()
             return
@@ -242,6 +251,20 @@ class StaticStandIn:
         if isinstance(vector, TierReport):  # the stand-in failing leaves the model's own answer
             return ranked
         return mixed(ranked, static.ranked(vector), floors, static.floor())
+
+    def _stand_in_floors(self, floors: NotebookFloor) -> NotebookFloor:
+        """The floors a ranking the static vectors stand in for is judged by: the model's where they are
+        measured; where not (no model vector yet), the model's own floor with the static space's weak
+        band below it, so a notebook only the static vectors cover shows its best neighbours as weak
+        guesses (``≈?``) when nothing else answers, not "(no matches)"."""
+        static = self._static
+        if floors.ceiling is not None or static is None or static.state().done == 0:
+            return floors
+        own = static.floor()
+        if own.ceiling is None:
+            return floors
+        return NotebookFloor(floors.confident, round(floors.confident - (own.confident - own.weak), 4),
+                             floors.confident, floors.embedder, own.probes)
 
     def _with_coverage(self, report: TierReport) -> TierReport:
         """An indexing report says what each kind of vectors covers (``static 100 %, contextual 12 %``)."""

@@ -44,7 +44,12 @@ def test_a_paraphrase_finds_the_slugs_note_by_meaning_marked_as_resemblance(demo
     slugs = [h for h in answer.hits if h.id == "garden/cold-frames/slugs.md"]
     assert slugs, [h.id for h in answer.hits]
     assert slugs[0].tier == "semantic" and slugs[0].marker == RESEMBLANCE
-    assert slugs[0].score >= FLOOR
+    assert slugs[0].extras["passage"] >= FLOOR  # admitted by its best passage; scored by what ranks it
+    meaning = [h for h in answer.hits if h.tier == "semantic"]
+    assert meaning[0].id == slugs[0].id  # first, as the semantic tier alone ranks it
+    assert [h.score for h in meaning] == sorted((h.score for h in meaning), reverse=True)
+    alone = ask(demo, "protecting young plants from snails", tiers="semantic")
+    assert [(h.id, h.score) for h in alone.hits][: len(meaning)] == [(h.id, h.score) for h in meaning]
     assert answer.tier("exact").status == "empty"
     assert answer.tier("semantic").status == "answered"
 
@@ -85,7 +90,10 @@ def test_the_fill_keeps_the_contract_exact_first_then_words_evidence_and_marked_
                 assert 2 * len(asked & set(note_words(by_id[hit.id]))) >= len(asked), (query, hit)
             else:  # resemblance: marked, and never under the floor
                 assert hit.tier == "semantic" and hit.marker == RESEMBLANCE, (query, hit)
-                assert hit.score >= FLOOR, (query, hit)
+                assert hit.extras["passage"] >= FLOOR, (query, hit)
+        if not any(h.tier in ("exact", "words") for h in answer.hits):  # no word evidence: meaning's own order
+            scores = [h.score for h in answer.hits if h.tier == "semantic"]
+            assert scores == sorted(scores, reverse=True), query
         for tier in ("words", "semantic"):
             report = answer.tier(tier)
             assert report.count == sum(1 for h in answer.hits if h.tier == tier), (query, tier)
@@ -138,7 +146,7 @@ def test_off_topic_queries_draw_no_confident_rows_only_weak_guesses_said_as_such
         answer = ask(engine, query)
         assert [h.id for h in answer.hits if h.marker == RESEMBLANCE] == [], query
         meaning = [h for h in answer.hits if h.tier == "semantic"]
-        assert all(h.marker == WEAK_GUESS and h.extras == {"strength": "weak"} for h in meaning), query
+        assert all(h.marker == WEAK_GUESS and h.extras["strength"] == "weak" for h in meaning), query
         assert len(meaning) <= 3, query
         if meaning:
             assert "no confident match" in answer.tier("semantic").reason, query

@@ -54,7 +54,7 @@ def test_the_snails_paraphrase_stays_confident_on_the_demo_notebook(embedder):
     answer = ask(engine, "protecting young plants from snails")
     slugs = next(h for h in answer.hits if h.id == "garden/cold-frames/slugs.md")
     assert slugs.marker == RESEMBLANCE and "strength" not in slugs.extras
-    assert slugs.score >= engine.semantic.floor().confident
+    assert slugs.extras["passage"] >= engine.semantic.floor().confident
     engine.close()
 
 
@@ -63,7 +63,8 @@ def test_weak_guesses_show_only_when_no_evidence_answered(embedder):
     answer = ask(engine, "a bread recipe")  # no note on bread: the kitchen notes, as guesses
     floor = engine.semantic.floor()
     assert answer.hits and all(h.marker == WEAK_GUESS for h in answer.hits)
-    assert all(floor.weak <= h.score < floor.confident for h in answer.hits)
+    assert all(floor.weak <= h.extras["passage"] < floor.confident for h in answer.hits)
+    assert [h.score for h in answer.hits] == sorted((h.score for h in answer.hits), reverse=True)
     assert [h.to_json()["strength"] for h in answer.hits] == ["weak"] * len(answer.hits)
     assert answer.tier("semantic").reason.startswith("no confident match")
     # the same neighbours exist under the floor for a query with evidence, and are not shown beside it

@@ -94,7 +94,7 @@ def test_static_rows_show_only_over_their_own_floor(held):
         assert [h.id for h in answer.hits if h.marker == RESEMBLANCE] == [], query
         for hit in answer.hits:
             if hit.tier == "semantic":
-                assert hit.extras.get("vectors") == "static" and hit.score < floor.confident, query
+                assert hit.extras.get("vectors") == "static" and hit.extras["static_cosine"] < floor.confident, query
 
 
 def test_contextual_vectors_replace_the_static_ones_and_then_answer_alone(held, embedder, tmp_path):
