@@ -52,6 +52,7 @@ from engines.notes.filters import might_filter, read_query
 from engines.notes.fill import filtered_only
 from engines.notes.fill_rows import FILL_TIERS, SEMANTIC, WORDS, fill_rows
 from engines.notes.floor import unmeasured
+from engines.notes.knobs import KNOBS
 from engines.notes.positions import note_ids
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.notes.semantic import SemanticIndex
@@ -67,6 +68,7 @@ ENGINE = "notes"
 class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
     name = ENGINE
     tiers = TIERS
+    knobs = KNOBS  # engines/notes/knobs.py: what a person may set per corpus
     default_tiers = TIERS
     evidence_tiers = (EXACT, WORDS)
     model_tiers = (SEMANTIC,)
