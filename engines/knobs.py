@@ -52,6 +52,8 @@ class Knob:
     # Read when the index is built (code's BM25 k1 and b): a change takes a rebuild, so `tune` leaves it
     # and a person sets it by hand.
     rebuilds: bool = False
+    # False: it trades time, not order (a judge's deadline), and grades score order: `tune` leaves it.
+    scored: bool = True
 
     def check(self, value: Any) -> Any:
         """``value`` as this knob takes it; ValueError says why not."""
@@ -89,7 +91,7 @@ class Knob:
 
     def to_json(self) -> dict:
         return {"name": self.name, "type": self.kind, "default": self.default, "range": self.range_said(),
-                "does": self.does, "measured": self.measured, "rebuilds": self.rebuilds}
+                "does": self.does, "measured": self.measured, "rebuilds": self.rebuilds, "scored": self.scored}
 
 
 _IN_FORCE: dict[str, dict[str, Any]] = {}  # engine name -> knob name -> value (absent: the default)

@@ -67,7 +67,7 @@ def settings_command(args: argparse.Namespace) -> int:
     for k in knobs:
         value = found.values[k.name]
         print(f"  {k.name:<{width}}  {value!s:<8} {found.sources[k.name]:<12} range {k.range_said()}, default {k.default}"
-              + (" (read when the index is built)" if k.rebuilds else ""))
+              + (" (read when the index is built)" if k.rebuilds else "") + ("" if k.scored else " (time, not order)"))
         print(f"  {'':<{width}}  {k.does}; chosen by: {k.measured}")
     return 0
 
@@ -146,5 +146,6 @@ def lines(tuned) -> list[str]:
             out.append(f"it {word} {len(rows)} quer{'y' if len(rows) == 1 else 'ies'}:")
             out += [f"  {q!r}: {a:.3f} -> {b:.3f}" for q, a, b in rows[:10]]
     if tuned.left_out:
-        out.append(f"not tuned (read when the index is built: set by hand): {', '.join(tuned.left_out)}")
+        out.append(f"not tuned (read when the index is built, or they trade time and not order: set by hand): "
+                   f"{', '.join(tuned.left_out)}")
     return out

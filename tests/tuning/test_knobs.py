@@ -31,7 +31,14 @@ def test_each_default_is_the_constant_it_replaced_and_names_its_measurement():
     assert NOTES.by_name["fusion_k"].default == FUSION_K and NOTES.by_name["meaning_weight"].default == LEG_WEIGHTS["semantic"]
     assert (CODE.by_name["bm25_k1"].default, CODE.by_name["bm25_b"].default) == (K1, B)
     assert CODE.by_name["tree_meaning_share"].default == STATIC_TREE_SHARE
-    for knob in [*NOTES, *CODE]:
+    from engines.products.engine import JUDGE_DEADLINE_S
+    from engines.products.knobs import KNOBS as PRODUCTS
+    from engines.products.recall import QUOTAS, RRF_K, STANDARD_WEIGHT
+
+    assert (PRODUCTS.by_name["rrf_k"].default, PRODUCTS.by_name["standard_weight"].default) == (RRF_K, STANDARD_WEIGHT)
+    assert PRODUCTS.by_name["vectors_quota"].default == QUOTAS["vectors"]
+    assert PRODUCTS.by_name["judge_deadline_s"].default == JUDGE_DEADLINE_S and not PRODUCTS.by_name["judge_deadline_s"].scored
+    for knob in [*NOTES, *CODE, *PRODUCTS]:
         assert knob.measured and knob.does
         assert knob.check(knob.default) == knob.default  # every default lies in its own range
 
@@ -81,8 +88,8 @@ def test_settings_command_says_where_each_value_came_from(config, tmp_path, caps
     assert (rows["fusion_k"]["value"], rows["fusion_k"]["from"]) == (20, "this corpus")
     assert (rows["meaning_weight"]["value"], rows["meaning_weight"]["from"]) == (1.5, "config.toml")
     assert rows["words_weight"]["from"] == "default"
-    assert main(["settings", "products"]) == 2  # declares none yet: said, exit 2
-    assert "declares no settings" in capsys.readouterr().err
+    assert main(["settings", "nosuch"]) == 2
+    assert "unknown engine 'nosuch'" in capsys.readouterr().err
 
 
 def test_the_corpus_settings_reach_the_code_that_reads_them_through_the_one_open(config, tmp_path, monkeypatch):
@@ -109,3 +116,25 @@ def test_the_corpus_settings_reach_the_code_that_reads_them_through_the_one_open
     assert scores() != default  # no length normalisation: the long symbol's words count in full
     adopt(CODE, tree, {"bm25_b": 0.75})
     assert scores() == default
+
+
+def test_a_products_corpus_setting_moves_its_fused_recall(config, monkeypatch):
+    """products' RRF k over the recall sources, set for the demo catalogue: recall's order moves, and
+    back at 60 it is the shipped order again (the engine opened through the registry each time)."""
+    from engines.products.knobs import KNOBS as PRODUCTS
+
+    monkeypatch.setenv("OLAI_RECALL", "off")
+
+    def fused():
+        engine = registry.open_engine("products", None)
+        try:
+            return [(r.id, round(r.score, 6)) for r in engine.rank("recall", "maito", 20)]
+        finally:
+            engine.close()
+
+    shipped = fused()
+    corpus = registry.spec("products").default_corpus()
+    adopt(PRODUCTS, corpus, {"rrf_k": 5, "standard_weight": 0.5})
+    assert fused() != shipped
+    adopt(PRODUCTS, corpus, {"rrf_k": 60})
+    assert fused() == shipped

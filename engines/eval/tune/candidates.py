@@ -22,8 +22,9 @@ SEED = 62
 
 
 def tunable(knobs) -> list[Knob]:
-    """The knobs a tune moves: not those read when the index is built (a rebuild per setting)."""
-    return [k for k in knobs if not k.rebuilds]
+    """The knobs a tune moves: not those read when the index is built (a rebuild per setting), nor those
+    that trade time rather than order (grades score the order)."""
+    return [k for k in knobs if not k.rebuilds and k.scored]
 
 
 def candidates(knobs: Sequence[Knob], today: Mapping[str, Any], budget: int) -> tuple[list[dict], str]:

@@ -38,7 +38,7 @@ class Tuned:
     p: float | None = None
     verdict: str = ""
     seconds: float = 0.0
-    left_out: list[str] = field(default_factory=list)  # knobs a tune does not move (read at build)
+    left_out: list[str] = field(default_factory=list)  # knobs a tune does not move (read at build, or time)
 
     def changes(self) -> dict[str, Any]:
         return {k: v for k, v in self.best.items() if self.today.get(k) != v}
@@ -93,7 +93,7 @@ def tune(answer: Callable[[str], list[str]], knobs: Knobs, requests: Sequence[Re
                  sum(today) / len(today), sum(cv.held_out) / len(today), sum(scores[pick]) / len(today),
                  sorted([d for d in deltas if d[2] > d[1]], key=lambda d: d[1] - d[2]),
                  sorted([d for d in deltas if d[2] < d[1]], key=lambda d: d[2] - d[1]),
-                 p, verdict, time.monotonic() - started, [kn.name for kn in knobs if kn.rebuilds])
+                 p, verdict, time.monotonic() - started, [kn.name for kn in knobs if kn not in moved])
 
 
 def scored_with(answer: Callable[[str], list[str]], knobs: Knobs, requests: Sequence[Request],
