@@ -174,6 +174,9 @@ class Engine(abc.ABC):
     # A later tier may reorder rows shown earlier (products' judge); everywhere else a row once shown
     # never moves and evidence rows stay above resemblance rows.
     reorders: ClassVar[bool] = False
+    # The constants chosen by measurement that a person may set per corpus (engines/knobs.py): a Knobs,
+    # or None where the engine declares none. Read before the engine opens (registry.open_engine).
+    knobs: ClassVar[Any] = None
 
     problems: list  # files or lines skipped while reading the corpus, each str()-able in one line
     # Told how long work a caller waits on moves (engines.registry.open_engine sets it); None: nobody asks.

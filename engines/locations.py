@@ -63,3 +63,12 @@ def shown_url(url: str) -> str:
     """A corpus given as a URL (a catalogue kept in a database), any password hidden: it is printed
     and kept as the corpus's label."""
     return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
+
+
+def corpus_key(corpus: str | os.PathLike) -> str:
+    """The corpus as the caches, a person's grades and a corpus's own settings key it: a folder or
+    file's absolute path; a URL (a catalogue in a database) as given, any password hidden."""
+    text = str(corpus)
+    if "://" in text:
+        return shown_url(text)
+    return str(Path(text).expanduser().resolve())

@@ -113,9 +113,23 @@ def open_engine(name: str, corpus: Path | None = None, *, wait_for_index: bool =
     chosen = {k: v for k, v in options.items() if k in known}
     if progress is not None and found.reads_with_progress:
         chosen["progress"] = progress
+    settings = _settings_in_force(found, corpus)  # before the engine is made: a build reads them
     engine = found.open(corpus, wait_for_index=wait_for_index, **chosen)
     engine.progress = progress
+    if settings is not None and settings.problems:
+        from engines.problems import Problem
+
+        engine.problems = list(engine.problems) + [Problem(*line.partition(": ")[::2], skipped=False)
+                                                   for line in settings.problems]
     return engine
+
+
+def _settings_in_force(found: EngineSpec, corpus):
+    """The corpus's settings (engines/knobs.py) put in force for its engine; None where it declares none."""
+    from engines.knobs import knobs_of, put_in_force
+
+    declared = knobs_of(found.engine_class()) if found.engine_class is not None else None
+    return put_in_force(declared, corpus) if declared is not None else None
 
 
 def _read_plugins() -> None:

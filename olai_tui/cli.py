@@ -22,7 +22,7 @@ from olai_tui import interrupt
 from olai_tui.corpus_argument import corpus_given, is_url
 from olai_tui.errors import UsageError
 
-COMMANDS = ("search", "index", "eval", "bench", "mcp", "model", "judgements")
+COMMANDS = ("search", "index", "eval", "bench", "mcp", "model", "judgements", "settings", "tune")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_arguments(p)  # --judged, --judgements FILE, --against RUN, --corpus
     p.add_argument("--json", action="store_true")
     add_command(sub)  # olai-tui judgements import|export|where
+    from olai_tui.tuning import add_commands as add_tuning
+
+    add_tuning(sub)  # olai-tui settings ENGINE, olai-tui tune ENGINE
 
     p = sub.add_parser("mcp", help="the engines as MCP tools on stdio, for agents")
     from olai_tui.mcp.server import add_arguments as mcp_arguments
@@ -283,6 +286,10 @@ def _dispatch(args: argparse.Namespace) -> int:
                         queries=args.queries, **{n: getattr(args, n) for n in dataset_arguments()})
     if args.command == "bench":
         return _bench(engine, args)
+    if args.command in ("settings", "tune"):
+        from olai_tui import tuning
+
+        return tuning.run(args)
     if args.command == "judgements":
         from olai_tui.judging import judgements_command
 

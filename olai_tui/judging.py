@@ -71,6 +71,7 @@ def _corpus(engine: str, given: str | None):
 def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
     from engines.eval.judgements import compare, runs
     from engines.eval.judgements.suite import open_judged
+    from engines.knobs import kept_with_a_run, said_in_force
     from olai_tui.commands import open_engine
     from olai_tui.evaluate import markdown
     from olai_tui.progress import Progress
@@ -90,6 +91,8 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
         if args.against and before is None:
             say(f"--against {args.against}: no earlier run is kept: this run is kept as the first")
         suite = open_judged(engine, corpus, file, queries)
+        if said_in_force(engine_name):  # a corpus's own or config.toml's settings (olai-tui settings)
+            say(f"settings in force: {said_in_force(engine_name)}")
         for line in suite.notes:
             say(line)
         grades = runs.grades_of(suite.requests)
@@ -125,7 +128,7 @@ def evaluate_judged(engine_name: str, args: argparse.Namespace) -> int:
             f"{' ...' if len(kept['pruned']) > 3 else ''}): the latest {runs.KEEP} are kept")
     if args.json:
         out = table.to_json() | {"corpus": suite.corpus, "graded_by": graded_by, "notes": suite.notes,
-                                 "tiers": suite.states,
+                                 "tiers": suite.states, "settings": kept_with_a_run(engine_name),
                                  "run": {"id": kept["id"], "path": kept["path"], "pruned": kept["pruned"]}
                                  if kept is not None else None}
         if against is not None:

@@ -40,8 +40,9 @@ from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
 from engines.code.meaning import Meaning, hits_of, nearest
-from engines.code.merge import (ALIASES, BLEND_WEIGHT, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_MEANING_SHARE,
-                                STATIC_QUESTION_SHARE, STATIC_TREE_SHARE, blend, fill, fuse, question_asked, weigh)
+from engines.code.knobs import KNOBS
+from engines.code.merge import (ALIASES, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_QUESTION_SHARE, blend, fill, fuse,
+                                question_asked, weigh)
 from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
@@ -63,6 +64,7 @@ ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
+    knobs = KNOBS  # engines/code/knobs.py: what a person may set per corpus
     default_tiers = DEFAULT_TIERS
     evidence_tiers = (LEXICAL,)
     model_tiers = (EMBEDDING,)
@@ -357,14 +359,14 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         symbol_asked = lexical.shape.has_paths and symbol_query(query)  # a name asked for: the words' order
         if static:
             share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if question_asked(query)
-                     else STATIC_TREE_SHARE) if lexical.shape.has_paths else STATIC_MEANING_SHARE
+                     else KNOBS.value("tree_meaning_share")) if lexical.shape.has_paths else KNOBS.value("meaning_share")
             if lexical.shape.has_paths and not symbol_asked:  # a function named for the question that the
                 # table finds too stands alone (ranking.py); not in MiniLM's blend, where it cost more
                 # (semble dev fused 0.8693 -> 0.8673, architecture 0.7983 -> 0.7948)
                 ranked = stand_alone(query, ranked, lexical.shape, meaning.ranked)
             merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, limit, share)
         elif lexical.shape.has_paths and ranked:
-            merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else BLEND_WEIGHT)
+            merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else KNOBS.value("tree_blend_weight"))
         else:
             merged = fuse(ranked, meaning.ranked, limit)
         embedding_report = TierReport(EMBEDDING, "answered" if meaning.ranked else "empty", ms_since(started),

@@ -14,6 +14,7 @@ from itertools import chain
 from typing import Mapping, Sequence
 
 from engines.gcpause import paused_gc
+from engines.knobs import value_of
 from engines.code.ranking import CodeShape, rerank
 from engines.code.symbols import Symbol
 from engines.code.words import STEM
@@ -39,6 +40,12 @@ PATH_DEPTH = 2  # the file and its folder
 RERANK_POOL = 100  # BM25's head that the code-aware ranking re-orders (semble dev: 50 0.813, 200 0.813, 400 0.816)
 # BM25 parameters: the libraries' defaults (not tuned).
 K1, B = 1.5, 0.75
+
+
+def bm25_in_force() -> dict[str, float]:
+    """k1 and b in force (engines/code/knobs.py's bm25_k1 and bm25_b, a corpus's own or config.toml's):
+    K1 and B are their defaults."""
+    return {"k1": value_of("code", "bm25_k1", K1), "b": value_of("code", "bm25_b", B)}
 
 
 def symbol_counts(symbol: Symbol, weights: Mapping[str, int] = FIELD_WEIGHTS,
@@ -119,7 +126,7 @@ class LexicalIndex:
         (by the load, beside the parse)."""
         with paused_gc():  # millions of short-lived words; the collector finds nothing (gcpause.py)
             docs = documents if documents is not None else [symbol_counts(s, weights, stem) for s in symbols]
-            return cls(list(symbols), weights, stem, BM25Index.from_counts(docs, k1=K1, b=B), CodeShape(symbols))
+            return cls(list(symbols), weights, stem, BM25Index.from_counts(docs, **bm25_in_force()), CodeShape(symbols))
 
     @classmethod
     def of_index(cls, index, previous: "LexicalIndex | None" = None) -> "LexicalIndex":
@@ -127,16 +134,16 @@ class LexicalIndex:
         made. The BM25 matrix is the one the cache kept when the rows are the same, ``previous``'s
         patched when only some files changed (``index.patch``), else built from the counts."""
         kept, bm25 = index.bm25, None
-        if kept is not None and kept[4:] == (K1, B) and len(kept[2]) - 1 <= len(index.vocabulary):
-            bm25 = BM25Index.from_matrix(*kept[:4], len(index), index.vocabulary.ids, k1=K1, b=B)
+        if kept is not None and kept[4:] == tuple(bm25_in_force().values()) and len(kept[2]) - 1 <= len(index.vocabulary):
+            bm25 = BM25Index.from_matrix(*kept[:4], len(index), index.vocabulary.ids, **bm25_in_force())
         elif index.patch is not None and previous is not None:
             bm25 = previous.index.patched(index.patch[0], len(index), *index.patch[1:], index.vocabulary.ids,
-                                          k1=K1, b=B)
+                                          **bm25_in_force())
         if bm25 is None:
             first, terms, counts = index.documents()
-            bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, k1=K1, b=B)
+            bm25 = BM25Index.from_rows(first, terms, counts, index.vocabulary.ids, **bm25_in_force())
         matrix = bm25.matrix()
-        index.bm25 = None if matrix is None else (*matrix, K1, B)
+        index.bm25 = None if matrix is None else (*matrix, *bm25_in_force().values())
         index.patch = None  # used: the renumbering is not kept alive with the index
         return cls(index.symbols(), FIELD_WEIGHTS, STEM, bm25, index.shape())
 

@@ -105,6 +105,14 @@ def models_chosen() -> str:
                                   for spec, path, _ in [chosen(e)])
 
 
+def _settings(engine: str) -> str:
+    """The engine's settings in force that are not the defaults (engines/knobs.py): part of the cache key."""
+    from engines.knobs import not_the_defaults
+
+    changed = not_the_defaults(engine)
+    return "|settings:" + json.dumps(changed, sort_keys=True) if changed else ""
+
+
 class AnswerCache:
     def __init__(self, engine: str, dataset: str, config: str, salt: str, fresh: bool) -> None:
         key = hashlib.sha256(f"{engine}|{dataset}|{config}|{salt}".encode()).hexdigest()[:20]
@@ -153,7 +161,7 @@ def run(engine: str, dataset: str, requests: Sequence[Request], configs: Mapping
     is defined; a figure defined for none of them is None; figures in ``summed`` are counted, not
     averaged. Only the configurations' own work is timed; an interrupt keeps every answer cached so far."""
     scorer = score_outcome or by_gains(score or ranking_metrics)
-    salt = salt + code_fingerprint() + models_chosen()
+    salt = salt + code_fingerprint() + models_chosen() + _settings(engine)
     outcomes: dict[str, dict[str, Outcome]] = {}
     total, done = len(requests) * len(configs), 0
     for name, make in configs.items():

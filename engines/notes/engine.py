@@ -55,6 +55,7 @@ from engines.notes.fill import filtered_only
 from engines.notes.first_notes import FINISH_AT_MOST, candidates
 from engines.notes.fill_rows import FILL_TIERS, SEMANTIC, WORDS, fill_rows
 from engines.notes.floor import unmeasured
+from engines.notes.knobs import KNOBS
 from engines.notes.positions import note_ids
 from engines.notes.presenting import NotesPresenting, shown_with
 from engines.notes.semantic import SemanticIndex
@@ -70,6 +71,7 @@ ENGINE = "notes"
 class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
     name = ENGINE
     tiers = TIERS
+    knobs = KNOBS  # engines/notes/knobs.py: what a person may set per corpus
     default_tiers = TIERS
     evidence_tiers = (EXACT, WORDS)
     model_tiers = (SEMANTIC,)

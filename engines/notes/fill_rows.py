@@ -11,7 +11,8 @@ import numpy as np
 
 from engines.answer import RESEMBLANCE, WEAK_GUESS, Batch, Hit, TierReport
 from engines.fusion import rrf
-from engines.notes.fill import FUSION_K, LEG_DEPTH, LEG_WEIGHTS, WEAK_GUESSES, leg_head, words_incidental
+from engines.notes.fill import LEG_DEPTH, leg_head, words_incidental
+from engines.notes.knobs import KNOBS
 from engines.notes.static_first import said_static
 
 WORDS = "words"
@@ -25,7 +26,7 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
     answering) and this notebook's floors: at most ``room`` notes past the ``answered`` ones, each row
     labelled with the leg that admitted it; ``on``'s ``reports`` counted; ``allowed``: the note ids
     the query's filters let through (None: every note)."""
-    floor = floors.confident
+    floor = floors.confident + KNOBS.value("floor_shift")
     if allowed is not None:  # filtered before anything is ranked: a note they drop is in no leg
         words = words.only(allowed) if words is not None else None
         meaning = meaning.only(allowed) if meaning is not None else None
@@ -39,7 +40,8 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
     hits: list[Hit] = []
     weak: list[int] = []  # meaning rows under the confident floor, over the weak bound, in fused order
     incidental: list[int] = []  # words rows whose meaning is under the weak bound, in fused order
-    for doc, _, ranks in rrf(legs, k=FUSION_K, weights=LEG_WEIGHTS):
+    for doc, _, ranks in rrf(legs, k=KNOBS.value("fusion_k"),
+                              weights={WORDS: KNOBS.value("words_weight"), SEMANTIC: KNOBS.value("meaning_weight")}):
         if len(hits) >= room:
             break
         w = words.index_of.get(doc) if words is not None else None
@@ -58,7 +60,7 @@ def fill_rows(words, meaning, floors, answered: set[str], room: int, on: list[st
             note = words.notes[w]
             hits.append(Hit(id=doc, title=note.title, where=note.where, tier=WORDS,
                             score=round(float(words.scores[w]), 4)))
-        elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(WEAK_GUESSES, room):
+        elif m is not None and meaning.best[m] >= floors.weak and len(weak) < min(KNOBS.value("weak_guesses"), room):
             weak.append(m)  # a weak guess, shown only if nothing else answers
         # else: too few of the query's words and not close enough in meaning: never shown
     if not hits and not answered and weak:  # (answered: the exact matches, all shown when room > 0)

@@ -21,12 +21,14 @@ from engines.contract import Engine, EngineStatus, Passage, Ranked, model_tier_r
 from engines.tiers import recall_switched_off
 from engines.embed.background_index import LazyVectors
 from engines.embed.base import Embedder
+from engines.knobs import value_of
 from engines.lexical import fold, top_of
 from engines.products.knowledge import words
 from engines.products.vocabulary import STOPWORDS
 from engines.products.backends.router import memory_router
 from engines.products.catalogue import Catalogue, CatalogueError, Product, catalogue_root, scope_of, load_catalogue
 from engines.products.judge import Judge, JudgeFailed, Judgement, RulesJudge, check_labels
+from engines.products.knobs import KNOBS
 from engines.products.knowledge import KnowledgeMap
 from engines.products.live import LiveCatalogue
 from engines.products.not_sold import checked
@@ -51,6 +53,7 @@ BASELINES = ("bm25", "knn", "hybrid_rrf")
 class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  # LiveCatalogue: watch() follows a catalogue on disk
     name = ENGINE
     tiers = TIERS
+    knobs = KNOBS  # engines/products/knobs.py: what a person may set per corpus
     default_tiers = TIERS
     evidence_tiers = (EXACT,)
     # No tier is a model alone: recall's vectors source is (recall answers without it, OLAI_RECALL=off
@@ -276,7 +279,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         pool = [self.products[pos] for pos in positions]
         path, reason = "judged", f"ordered by the {self.judge.name} judge"
         try:
-            judgements = self.judge.judge(request, pool, JUDGE_DEADLINE_S)
+            judgements = self.judge.judge(request, pool, value_of("products", "judge_deadline_s", JUDGE_DEADLINE_S))
             judgements = check_labels(request, pool, judgements, self.knowledge)
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"

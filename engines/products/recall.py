@@ -25,6 +25,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from engines.fusion import rrf
+from engines.knobs import value_of
 from engines.lexical import BM25Index, standard_tokenize, top_of
 from engines.products.catalogue import Catalogue, Product
 from engines.products.knowledge import KnowledgeMap, words
@@ -122,7 +123,8 @@ class RecallIndex:
         for w in said:
             if w in self.postings or len(w) < 4 or w.isdigit():
                 continue
-            best = process.extractOne(w, self.vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
+            best = process.extractOne(w, self.vocabulary, scorer=fuzz.ratio,
+                                      score_cutoff=value_of("products", "typo_cutoff", TYPO_CUTOFF))
             if best:
                 corrections[w] = best[0]
         if not corrections:
@@ -241,6 +243,9 @@ class RecallIndex:
         # the standard leg takes part only for words the knowledge map reads no kind in: where it names
         # one, the kinds list holds the aisle, and two word sources (lexical, words) already speak for
         # the words (food set recall, dev: 97.3 % without the leg, 96.4 % with it weighing 1, 94.2 % 3)
-        quotas = QUOTAS if not request.kinds else {**QUOTAS, "standard": 0}
-        fused = [(int(doc), score, ranks) for doc, score, ranks in rrf(named, k=RRF_K, quotas=quotas, weights=WEIGHTS)]
+        quotas = {**QUOTAS, "vectors": value_of("products", "vectors_quota", QUOTAS["vectors"]),
+                  **({"standard": 0} if request.kinds else {})}  # knobs: engines/products/knobs.py
+        weights = {"standard": value_of("products", "standard_weight", STANDARD_WEIGHT)}
+        fused = [(int(doc), score, ranks) for doc, score, ranks
+                 in rrf(named, k=value_of("products", "rrf_k", RRF_K), quotas=quotas, weights=weights)]
         return Recall(fused, lists, status, reasons, corrections, ms)

@@ -1,7 +1,8 @@
 """One door (issue 23): olai_tui uses an engine only through the contract. Walked over the source
 with ``ast`` in a subprocess, imports inside functions included, olai_tui may import from engines/
-only the contract, the registry, the envelope, errors, settings, locations, tiers, terminal_text (the
-one mapping of a corpus's control characters, shared by the workbench and the command line) and the
+only the contract, the registry, the envelope, errors, settings, knobs (a corpus's settings), locations,
+tiers, terminal_text (the one mapping of a corpus's control characters, shared by the workbench and
+the command line) and the
 evaluation's public API: any module of ``engines.eval`` and, from it, names without a leading ``_``.
 No ``getattr`` with a private name either (how the products adapter used to read a vector cache).
 """
@@ -18,7 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 ALLOWED = ("engines", "engines.contract", "engines.registry", "engines.answer", "engines.errors",
-           "engines.settings", "engines.locations", "engines.tiers", "engines.terminal_text")
+           "engines.settings", "engines.locations", "engines.tiers", "engines.terminal_text",
+           "engines.knobs")
 
 WALK = textwrap.dedent('''
     import ast, json, sys

@@ -23,6 +23,7 @@ from pathlib import Path
 from engines.atomic import atomic_file, taking_turns
 from engines.errors import BadInput
 from engines.eval.judgements.store import corpus_key, query_fold
+from engines.knobs import kept_with_a_run
 from engines.locations import data_root
 
 FORMAT = 1
@@ -84,7 +85,7 @@ def record(table, corpus: str, graded_by: str, grades: dict | None = None, tiers
             configs[name]["queries"][request["query"]] = {k: v for k, v in row.items() if k != "ms"}
     out = {"format": FORMAT, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "engine": table.engine, "corpus": corpus_key(corpus), "source": source_version(),
-           "settings": settings_read(), "graded_by": graded_by, "grades": grades or {}, "tiers": tiers or {},
+           "settings": settings_read() | kept_with_a_run(table.engine), "graded_by": graded_by, "grades": grades or {}, "tiers": tiers or {},
            "configs": configs}
     with taking_turns(folder / ".lock"):
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())

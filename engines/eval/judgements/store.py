@@ -28,7 +28,7 @@ from pathlib import Path
 from engines.atomic import atomic_file, taking_turns
 from engines.eval.judgements import journal
 from engines.errors import BadInput
-from engines.locations import data_root
+from engines.locations import corpus_key, data_root  # noqa: F401 - corpus_key: the runs and the knobs key by it too
 
 FORMAT = 1
 GRADES = journal.GRADES
@@ -60,17 +60,6 @@ def query_key(query: str) -> str:
 def query_fold(query: str) -> str:
     """What two queries share when they are the same query to a person: "Seedlings" is "seedlings"."""
     return query_key(query).casefold()
-
-
-def corpus_key(corpus: str | os.PathLike) -> str:
-    """The corpus as the caches key it: a folder or file's absolute path; a URL (a catalogue in a
-    database) as given, any password hidden."""
-    from engines.locations import shown_url
-
-    text = str(corpus)
-    if "://" in text:
-        return shown_url(text)
-    return str(Path(text).expanduser().resolve())
 
 
 def journal_path(engine: str, corpus: str | os.PathLike, folder: Path | None = None) -> Path:
