@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from rich.text import Text
 from textual import work
@@ -36,8 +37,11 @@ class ColumnResult:
     ids: list[str] = field(default_factory=list)
 
 
-def column_text(result: ColumnResult, shared: set[str], show_ms=format_ms) -> tuple[Text, Text]:
-    """(header, rows) of one column; rows are `score ◆≈ title`, score first so a narrow column keeps it."""
+def column_text(result: ColumnResult, shared: set[str], show_ms=format_ms,
+                results: Sequence[ColumnResult] = ()) -> tuple[Text, Text]:
+    """(header, rows) of one column; rows are `score ◆≈ title`, score first so a narrow column keeps it.
+
+    ``results``: every column on the screen, so that a combined column's chip agrees with them (tiers_said)."""
     header = Text(result.column.label, style="bold", end="")
     if result.answer is None:
         header.append("  running…", style="italic")
@@ -47,10 +51,9 @@ def column_text(result: ColumnResult, shared: set[str], show_ms=format_ms) -> tu
     header.append(f" · {len(answer.hits):,} rows · {show_ms(result.ms)}")
     only = "" if result.column.combined else f" · {len(answer.hits) - in_others} only here"
     header.append(f"\ntotal {answer.total:,} · {in_others} {SHARED}{only}", style="dim")
-    for report in answer.tiers:
-        if report.name in result.column.tiers and report.status != "answered":
-            header.append("\n")
-            header.append_text(chip(report, show_ms))
+    for said in tiers_said(result, results, show_ms):
+        header.append("\n")
+        header.append_text(said)
     rows = Text(no_wrap=True, overflow="ellipsis", end="")
     for i, hit in enumerate(answer.hits):
         both = hit.id in shared
@@ -64,6 +67,44 @@ def column_text(result: ColumnResult, shared: set[str], show_ms=format_ms) -> tu
     if not answer.hits:
         rows.append("(no rows)", style="italic")
     return header, rows
+
+
+def tiers_said(result: ColumnResult, results: Sequence[ColumnResult], show_ms=format_ms) -> list[Text]:
+    """The chips of a column's tiers that did not simply answer.
+
+    In a combined column a tier runs after the others and adds only what they missed, so it may say
+    "empty" while its own column beside it holds rows (notes' words, whose rows exact found first). Said
+    as the engine said it, that reads as a contradiction; it is said as what happened: it added none,
+    its rows being the other tiers'."""
+    answer = result.answer
+    if answer is None:
+        return []
+    own = {r.column.tiers[0]: r for r in results
+           if not r.column.combined and len(r.column.tiers) == 1 and r.answer is not None}
+    said: list[Text] = []
+    for report in answer.tiers:
+        if report.name not in result.column.tiers or report.status == "answered":
+            continue
+        alone = own.get(report.name)
+        if result.column.combined and report.status == "empty" and alone is not None and alone.ids:
+            said.append(added_none(report.name, alone.ids, answer, show_ms(report.ms)))
+        else:
+            said.append(chip(report, show_ms))
+    return said
+
+
+def added_none(tier: str, its_ids: Sequence[str], answer: Answer, ms: str) -> Text:
+    """``words added none: its 2 rows came from exact``: a tier whose rows the tiers before it had found."""
+    finders = {hit.id: hit.tier for hit in answer.hits}
+    by = sorted({finders[i] for i in its_ids if i in finders})
+    rows = f"{len(its_ids):,} row" + ("s" if len(its_ids) != 1 else "")
+    out = Text(tier + " ", style="bold", end="")
+    out.append("added none")
+    out.append(f": its {rows} came from {' and '.join(by)}" if by else f": its {rows} fell past the limit",
+               style="dim")
+    if ms:
+        out.append(" · " + ms, style="dim")
+    return out
 
 
 def shared_ids(results: list[ColumnResult]) -> set[str]:
@@ -140,6 +181,6 @@ class CompareScreen(Screen):
         shared = shared_ids(self.results)
         show_ms = getattr(self.app, "format_ms", format_ms)
         for i, result in enumerate(self.results):
-            header, rows = column_text(result, shared, show_ms)
+            header, rows = column_text(result, shared, show_ms, self.results)
             self.query_one(f"#head-{i}", Static).update(header)
             self.query_one(f"#rows-{i}", Static).update(rows)
