@@ -79,9 +79,10 @@ class PaneTiers:
         for name in self.switched_off:  # off here, even before the first answer says so
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
         said = self.adapter.active_filters(self.answer) if self.answer is not None else ""
-        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
-                                                    self.footer_notices(), said,
-                                                    "ready" if self.adapter.made else "opening"))
+        tiers, answer, searching, notices = self.adapter.tiers, self.answer, self.searching, self.footer_notices()
+        idle = "ready" if self.adapter.made else "opening"
+        self.query_one(TierFooter).show_fitted(lambda width: footer_text(tiers, answer, live, searching, show_ms,
+                                                                         notices, said, idle, width))
 
     def footer_notices(self) -> list[str]:
         """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""
