@@ -62,7 +62,7 @@ class ResultsTable(ScrollView, can_focus=True):
         Binding("home,ctrl+home", "first_row", "First row", show=False),
         Binding("end,ctrl+end", "last_row", "Last row", show=False),
         binding("open", "open_row", "Open"),
-        binding("copy-path", "copy_path", "Copy path"),
+        binding("copy-path", "copy_path", "Copy"),
         binding("to-search", "to_search", "Search", show=False),
         *(binding(f"grade-{n}", f"grade({n})", f"Grade {n}", show=False) for n in range(4)),
     ]
