@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from rich.text import Text
 from textual import on, work
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (Button, Checkbox, DataTable, Footer, Label, OptionList, ProgressBar, Select,
                              SelectionList, Static)
@@ -31,7 +31,7 @@ from engines.eval.judgements.suite import DATASET as JUDGED, SHOWN, open_judged
 from olai_tui.evaluate import cell
 from olai_tui.ui import evaluation_fit as fit
 from olai_tui.ui.keys import binding
-from olai_tui.ui.request_view import WRONG, RequestScreen, shown_name
+from olai_tui.ui.request_view import RequestScreen, shown_name
 from olai_tui.ui.text import one_line
 
 SPLITS = ("both", "dev", "heldout")
@@ -150,7 +150,7 @@ class EvaluationScreen(Screen):
     def compose(self):
         yield Static(fit.title_text(None), id="title")
         with Horizontal(id="body"):
-            with Vertical(id="choices"):
+            with VerticalScroll(id="choices"):  # at 24 lines the Run button is below the fold: it scrolls
                 yield Label("dataset")
                 yield Select(self.choices(), value=self.choice, allow_blank=False, id="dataset")
                 yield Label("split")
@@ -180,6 +180,7 @@ class EvaluationScreen(Screen):
         if self.evaluated is not None:
             self._say_summary()
             self._fill_table(self.evaluated.suite, self.evaluated.tables)
+            self._fill_requests(self.evaluated.tables, self.evaluated.first_wrong)
 
     def _say_summary(self) -> None:
         """What ran, as long as the status line has room for (the counts per split said shorter first)."""
@@ -357,20 +358,15 @@ class EvaluationScreen(Screen):
 
     def _fill_requests(self, tables: Sequence[Table], first_wrong: dict[str, list[str]]) -> None:
         self.rows = [(t.split, row) for t in tables for row in t.requests]
-        options = []
-        for split, row in self.rows:
-            wrong = first_wrong.get(row["id"], [])
-            prompt = Text(f"{WRONG if wrong else ' '} ", style="bold red", end="")
-            prompt.append(f"{split:<7} {row['id']:>6}  ", style="dim")
-            prompt.append(one_line(row["query"]))
-            if wrong:
-                prompt.append(f"   first row wrong: {', '.join(wrong)}", style="dim")
-            options.append(Option(prompt))
         requests = self.query_one("#requests", OptionList)
+        width = requests.scrollable_content_region.width or None
+        options = [Option(fit.request_prompt(split, row, first_wrong.get(row["id"], []), width))
+                   for split, row in self.rows]
+        highlighted = requests.highlighted
         requests.clear_options()
         requests.add_options(options)
         if options:
-            requests.highlighted = 0
+            requests.highlighted = min(highlighted or 0, len(options) - 1)
 
     @on(OptionList.OptionSelected, "#requests")
     def _request_chosen(self, event: OptionList.OptionSelected) -> None:

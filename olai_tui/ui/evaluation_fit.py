@@ -14,9 +14,10 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from olai_tui.evaluate import cell
-from olai_tui.ui.text import first_fitting
+from olai_tui.ui.request_view import WRONG
+from olai_tui.ui.text import first_fitting, one_line
 
-__all__ = ["title_text", "requests_head", "figures_that_fit", "left_out_line", "first_fitting"]
+__all__ = ["title_text", "requests_head", "request_prompt", "figures_that_fit", "left_out_line", "first_fitting"]
 
 CELL_PADDING = 2  # DataTable's cell_padding of 1, each side
 SCROLLBAR = 2
@@ -64,3 +65,17 @@ def left_out_line(left_out: Sequence[str], splits: int, width: int | None) -> Te
     return first_fitting([Text(f"{count}: {', '.join(left_out)} ({how})", style="dim", end=""),
                           Text(f"{count}: {', '.join(left_out)}", style="dim", end=""),
                           Text(count, style="dim", end="")], width)
+
+
+def request_prompt(split: str, row: dict, wrong: Sequence[str], width: int | None) -> Text:
+    """A request in the list: ✗ where some configuration's first row is wrong, then which ones, as room allows."""
+    def prompt(detail: str) -> Text:
+        out = Text(f"{WRONG if wrong else ' '} ", style="bold red", end="")
+        out.append(f"{split:<7} {row['id']:>6}  ", style="dim")
+        out.append(one_line(row["query"]))
+        if detail:
+            out.append(detail, style="dim")
+        return out
+
+    return first_fitting([prompt(f"   first row wrong: {', '.join(wrong)}" if wrong else ""),
+                          prompt(f"   {len(wrong)} first rows wrong" if len(wrong) > 1 else ""), prompt("")], width)
