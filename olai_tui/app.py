@@ -35,11 +35,13 @@ class WorkbenchApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-wide")]  # under 90 cells the preview goes below
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # under 20 lines there is no room for it
     BINDINGS = [
-        binding("compare", "compare", "Compare tiers", priority=True),
-        binding("exact-only", "exact_only", "Exact only", priority=True),
-        binding("rebuild-index", "rebuild_index", "Rebuild index", priority=True),
-        binding("next-pane", "next_pane", "Next pane", show=False),
-        binding("previous-pane", "previous_pane", "Previous pane", show=False),
+        binding("compare", "compare", "Compare", priority=True),
+        # exact-only is each pane's own (SearchPane.only_binding): its label names the pane's first tier
+        binding("rebuild-index", "rebuild_index", "Reindex", priority=True),
+        # priority: Textual's Input and scroll views bind ctrl+pagedown/pageup to sideways paging, which
+        # took the footer's slot (so "Next pane" showed nowhere) and the key whenever a pane had the focus
+        binding("next-pane", "next_pane", "Next pane", priority=True),
+        binding("previous-pane", "previous_pane", "Previous pane", show=False, priority=True),
     ]
     CSS = """
     TabbedContent, TabPane { height: 1fr; }
@@ -67,7 +69,7 @@ class WorkbenchApp(App):
             for adapter in self.adapters:
                 with TabPane(adapter.name, id=f"tab-{adapter.name}"):
                     yield SearchPane(adapter, cursor_blink=self.cursor_blink, id=f"pane-{adapter.name}")
-        yield Footer()
+        yield Footer(compact=True)  # one space between keys: at 80 columns every key shown fits, rows focused too
 
     def on_mount(self) -> None:
         if self.keys.keymap:
@@ -145,6 +147,8 @@ class WorkbenchApp(App):
         pane.focus_search()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next_pane", "previous_pane") and len(self.adapters) < 2:
+            return False  # one pane: nothing to go to, so not shown
         if action in PANE_ACTIONS:  # not over the palette, the compare screen or an open note
             return self.screen is self.screen_stack[0]
         return True

@@ -15,6 +15,7 @@ from engines.contract import Engine
 from engines.errors import BadInput
 from engines.terminal_text import json_text, one_line, print_bold
 from olai_tui.errors import UsageError
+from olai_tui.places import LEGEND, places_moved
 from olai_tui.products_text import print_products
 from olai_tui.progress import Progress, WaitLine
 
@@ -150,11 +151,13 @@ def print_answer(answer: Answer, stream=None) -> None:
     bold = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     # Code rows say their language (a repository mixes them: C headers in a Go module, Lua in Vim plugins).
     languages = any(isinstance(hit.extras.get("language"), str) for hit in answer.hits)
+    moved = places_moved(answer.hits)  # a row meaning moved among its tier's rows: lexical ↑
     for hit in answer.hits:
         marker = hit.marker or " "
         title = one_line(hit.title)[:60]  # shown before padding, so a pictured row keeps its columns
         language = f"{hit.extras.get('language') or '':<10}  " if languages else ""
-        print(f"{marker} {title:<60}  {one_line(hit.where):<40}  {language}{hit.tier:<9} {hit.score:.3f}", file=out)
+        tier = f"{hit.tier} {moved[hit.id]}" if hit.id in moved else hit.tier
+        print(f"{marker} {title:<60}  {one_line(hit.where):<40}  {language}{tier:<9} {hit.score:.3f}", file=out)
     if not answer.hits:
         print("(no matches)", file=out)
     chips = []
@@ -172,6 +175,8 @@ def print_answer(answer: Answer, stream=None) -> None:
     if answer.extras.get("backend"):  # an engine routed to a remote backend says who answered (code on Milvus)
         chips.append(f"via {answer.extras['backend']}"
                      + (f" ({answer.extras['backend_fallback']})" if answer.extras.get("backend_fallback") else ""))
+    if moved:
+        chips.append(LEGEND)
     line = " · ".join(chips) + f" · total {answer.total}"
     print_bold(line, out, bold)
 

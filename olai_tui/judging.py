@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -160,8 +161,10 @@ def _off_row(line: str, states: dict) -> str:
     return line
 
 
-def unrated_lines(table, suite) -> list[str]:
-    """Each configuration's unrated rows in its top 10s, listed: a figure over them is a guess."""
+def unrated_lines(table, suite, width: int | None = None) -> list[str]:
+    """Each configuration's unrated rows in its top 10s, listed: a figure over them is a guess. Each query's
+    list is cut to ``width`` (the terminal's; None: whole) with a count of what was left out (--json has all)."""
+    width = width if width is not None else shutil.get_terminal_size().columns
     lines = []
     for name in table.metrics:
         listed = []
@@ -172,8 +175,33 @@ def unrated_lines(table, suite) -> list[str]:
                                             for v in verdicts if v.unrated]))
         if listed:
             lines.append(f"{name}: unrated in the top 10 (a figure over them is a guess: grade them):")
-            lines += [f"  {query!r}: {'; '.join(items)}" for query, items in listed]
+            lines += [listed_within(f"  {query!r}: ", items, width) for query, items in listed]
     return lines
+
+
+def listed_within(head: str, items: list[str], width: int, separator: str = "; ") -> str:
+    """``head`` and as many whole ``items`` as fit ``width`` cells, then ``… +N more`` for the rest; an item
+    too long even alone is cut at a word (``…``). At least one item is always said."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    from olai_tui.ui.text import fit_words
+
+    def more(n: int, after_cut: bool = False) -> str:
+        return (f" +{n} more" if after_cut else f" … +{n} more") if n else ""
+
+    line = head
+    for i, item in enumerate(items):
+        candidate = line + (separator if i else "") + item
+        if cell_len(candidate + more(len(items) - i - 1)) <= width:
+            line = candidate
+            continue
+        if i == 0:  # the first item alone is too long: its words that fit
+            room = width - cell_len(head + more(len(items) - 1)) - 1
+            line = head + fit_words(Text(item), max(room, 8) + 1).plain
+            return line + more(len(items) - 1, after_cut=True)
+        return line + more(len(items) - i)
+    return line
 
 
 def judgements_command(args: argparse.Namespace) -> int:

@@ -33,6 +33,7 @@ class RowView:
     tier_style: str = ""
     label: str = ""  # a judge's label (products: exact, variant, standin), in a column of its own
     label_style: str = ""
+    moved: str = ""  # ↑ or ↓: meaning moved the row among its tier's rows (olai_tui/places.py), said beside the tier
 
 
 def plain_row(hit: Hit) -> RowView:

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from rich.text import Text
 from textual import on, work
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (Button, Checkbox, DataTable, Footer, Label, OptionList, ProgressBar, Select,
                              SelectionList, Static)
@@ -29,8 +29,9 @@ from engines.eval.runner import Table
 from engines.eval.catalogue import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
 from engines.eval.judgements.suite import DATASET as JUDGED, SHOWN, open_judged
 from olai_tui.evaluate import cell
+from olai_tui.ui import evaluation_fit as fit
 from olai_tui.ui.keys import binding
-from olai_tui.ui.request_view import WRONG, RequestScreen, shown_name
+from olai_tui.ui.request_view import RequestScreen, shown_name
 from olai_tui.ui.text import one_line
 
 SPLITS = ("both", "dev", "heldout")
@@ -136,6 +137,7 @@ class EvaluationScreen(Screen):
     EvaluationScreen #progress { display: none; }
     EvaluationScreen #progress.-running { display: block; }
     EvaluationScreen #figures { height: auto; max-height: 12; }
+    EvaluationScreen #left-out { height: auto; }
     EvaluationScreen #against { height: auto; max-height: 8; display: none; color: $text-muted; }
     EvaluationScreen #against.-shown { display: block; }
     EvaluationScreen #requests-head { margin-top: 1; color: $text-muted; }
@@ -156,28 +158,51 @@ class EvaluationScreen(Screen):
         self._lock = threading.Lock()
 
     def compose(self):
-        title = Text("Evaluation: each configuration over a dataset's judged requests", style="bold", end="")
-        title.append("   the same figures as `olai-tui eval`", style="dim")
-        yield Static(title, id="title")
+        yield Static(fit.title_text(None), id="title")
         with Horizontal(id="body"):
-            with Vertical(id="choices"):
+            with VerticalScroll(id="choices"):  # at 24 lines the Run button is below the fold: it scrolls
                 yield Label("dataset")
                 yield Select(self.choices(), value=self.choice, allow_blank=False, id="dataset")
                 yield Label("split")
                 yield Select([(s, s) for s in SPLITS], value="both", allow_blank=False, id="split")
                 yield Label("configurations")
                 yield SelectionList[str](*self._config_choices(self.choice), id="configs")
-                yield Checkbox("measure again (--fresh)", False, id="fresh")
+                yield Checkbox("re-measure (--fresh)", False, id="fresh")
                 yield Button("Run", id="run", variant="primary")
             with Vertical(id="results"):
                 yield Static(Text("Pick a dataset and press Run.", style="italic"), id="status")
                 yield ProgressBar(show_eta=False, id="progress")
                 yield DataTable(header_height=2, cursor_type="row", zebra_stripes=True, id="figures")
+                yield Static(id="left-out")
                 yield Static(id="against")
-                yield Static("requests   ✗: some configuration's first row is wrong   Enter opens one",
-                             id="requests-head")
+                yield Static(fit.requests_head(None), id="requests-head")
                 yield OptionList(id="requests")
         yield Footer()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)  # the widths are known after the layout
+
+    def _fit(self) -> None:
+        """Words and the figures table said again for the widths they now have (evaluation_fit.py)."""
+        for name, words in (("#title", fit.title_text), ("#requests-head", fit.requests_head)):
+            widget = self.query_one(name, Static)
+            widget.update(words(widget.content_region.width or None))
+        if self.evaluated is not None:
+            self._say_summary()
+            self._fill_table(self.evaluated.suite, self.evaluated.tables)
+            self._fill_requests(self.evaluated.tables, self.evaluated.first_wrong)
+
+    def _say_summary(self) -> None:
+        """What ran, as long as the status line has room for (the counts per split said shorter first)."""
+        if self.evaluated is None:
+            return
+        suite, tables, said = self.evaluated.suite, self.evaluated.tables, self.evaluated.said
+        head = f"{suite.engine} · {shown_name(suite.dataset)} · "
+        tail = "".join(f" · {one_line(text)}" for text in said)
+        full = head + " / ".join(f"{t.split} {len(t.requests)} requests" for t in tables) + tail
+        short = head + " / ".join(f"{t.split} {len(t.requests)}" for t in tables) + " requests" + tail
+        status = self.query_one("#status", Static)
+        status.update(fit.first_fitting([Text(full), Text(short)], status.content_region.width or None))
 
     def choices(self) -> list[tuple[str, str]]:
         return dataset_choices() + [(f"{g.engine} · {SHOWN} ({one_line(g.label)})", value)
@@ -318,9 +343,7 @@ class EvaluationScreen(Screen):
         self.evaluated = evaluated
         suite, tables = evaluated.suite, evaluated.tables
         self.query_one("#progress", ProgressBar).remove_class("-running")
-        summary = f"{suite.engine} · {shown_name(suite.dataset)} · " + " / ".join(
-            f"{t.split} {len(t.requests)} requests" for t in tables)
-        self.say(summary + "".join(f" · {text}" for text in evaluated.said))
+        self._say_summary()
         self._fill_table(suite, tables)
         self._fill_requests(tables, evaluated.first_wrong)
         against = self.query_one("#against", Static)
@@ -329,33 +352,31 @@ class EvaluationScreen(Screen):
 
     def _fill_table(self, suite: Suite, tables: Sequence[Table]) -> None:
         table = self.query_one("#figures", DataTable)
+        room = self.query_one("#results").content_region.width or None
+        figures, left_out = fit.figures_that_fit(suite.columns, tables, suite.percent, room)
         table.clear(columns=True)
         table.add_column("config", key="config")
-        for figure in suite.columns:
+        for figure in figures:
             for t in tables:
                 label = Text(f"{figure}\n{t.split}", justify="right")
                 table.add_column(label, key=f"{figure}|{t.split}")
         rows = [[name] + [Text(cell(figure, t.metrics[name], suite.percent), justify="right")
-                          for figure in suite.columns for t in tables]
+                          for figure in figures for t in tables]
                 for name in tables[0].metrics]
         table.add_rows(rows)
+        self.query_one("#left-out", Static).update(fit.left_out_line(left_out, len(tables), room) if left_out else "")
 
     def _fill_requests(self, tables: Sequence[Table], first_wrong: dict[str, list[str]]) -> None:
         self.rows = [(t.split, row) for t in tables for row in t.requests]
-        options = []
-        for split, row in self.rows:
-            wrong = first_wrong.get(row["id"], [])
-            prompt = Text(f"{WRONG if wrong else ' '} ", style="bold red", end="")
-            prompt.append(f"{split:<7} {row['id']:>6}  ", style="dim")
-            prompt.append(one_line(row["query"]))
-            if wrong:
-                prompt.append(f"   first row wrong: {', '.join(wrong)}", style="dim")
-            options.append(Option(prompt))
         requests = self.query_one("#requests", OptionList)
+        width = requests.scrollable_content_region.width or None
+        options = [Option(fit.request_prompt(split, row, first_wrong.get(row["id"], []), width))
+                   for split, row in self.rows]
+        highlighted = requests.highlighted
         requests.clear_options()
         requests.add_options(options)
         if options:
-            requests.highlighted = 0
+            requests.highlighted = min(highlighted or 0, len(options) - 1)
 
     @on(OptionList.OptionSelected, "#requests")
     def _request_chosen(self, event: OptionList.OptionSelected) -> None:

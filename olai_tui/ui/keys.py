@@ -6,7 +6,8 @@
     copy-path = "y,ctrl+y"         # ... or several, comma-separated
 
 Terminals, tmux and zellij swallow some keys (ctrl+enter above all), so the defaults give a
-fallback beside each such key. A bad config file never stops the app: it opens with the default
+fallback beside each such key, and the key shown (the first) is one that reaches the app inside tmux
+and screen: compare shows ctrl+j, which every terminal sends (tried in tmux: docs/keys-in-tmux.md). A bad config file never stops the app: it opens with the default
 keys and says what was wrong.
 """
 
@@ -19,8 +20,8 @@ from textual.binding import Binding
 
 # id -> (default keys, what it does). The one table the bindings below and the README draw from.
 DEFAULT_KEYS: dict[str, tuple[str, str]] = {
-    "compare": ("ctrl+enter,ctrl+j,alt+enter", "compare the tiers for the current query"),
-    "exact-only": ("ctrl+t", "this pane: exact tier only / every tier"),
+    "compare": ("ctrl+j,ctrl+enter,alt+enter", "compare the tiers for the current query"),
+    "exact-only": ("ctrl+t", "this pane: its first tier only (exact, lexical) / its default tiers"),
     "rebuild-index": ("ctrl+r", "re-read the corpus and bring the index up to date"),
     "next-pane": ("ctrl+pagedown", "the next pane"),
     "previous-pane": ("ctrl+pageup", "the previous pane"),

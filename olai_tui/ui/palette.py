@@ -39,6 +39,10 @@ class Workbench(Protocol):
 
     def action_compare(self) -> None: ...
 
+    def action_next_pane(self, step: int = 1) -> None: ...
+
+    def action_previous_pane(self) -> None: ...
+
     async def action_rebuild_index(self) -> None: ...
 
     def open_highlighted(self) -> None: ...
@@ -67,6 +71,10 @@ def workbench_commands(app: Workbench) -> list[Command]:
                                         "run this pane's query in that pane",
                                         partial(app.search_in, other.adapter.name, pane.query_text)))
     key = app.key_for
+    if len(app.panes) > 1:
+        commands += [Command("Next pane", f"the pane to the right ({key('next-pane')})", app.action_next_pane),
+                     Command("Previous pane", f"the pane to the left ({key('previous-pane')})",
+                             app.action_previous_pane)]
     shown = next((p.adapter.name for p in [pane, *app.panes] if p is not None), "")  # the pane on screen, or the first
     evaluate = Command("Evaluate configurations on a dataset",
                        f"each configuration's figures and judged rows (from compare: {key('evaluate')})",
@@ -81,6 +89,9 @@ def workbench_commands(app: Workbench) -> list[Command]:
         else:
             commands.append(Command(f"Turn the {tier} tier off for {name}", f"{name} answers without {tier}",
                                     partial(pane.toggle_tier, tier)))
+    only = pane.exact_only_label()
+    said = "only the cheap, checkable tier answers" if only.endswith(" only") else f"{name} answers with its {only.lower()}"
+    commands.append(Command(f"{only} for {name}", f"{said}; again goes back ({key('exact-only')})", pane.toggle_exact_only))
     for token, why in pane.adapter.suggestions():
         commands.append(Command(f"Filter {name}: {token}", f"{why}; typed into the query (#tag, in:, path:, after:, before:)",
                                 partial(pane.add_filter, token)))

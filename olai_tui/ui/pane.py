@@ -115,6 +115,7 @@ class SearchPane(PaneGrades, PaneTiers, Widget):
         self._summary = None  # what the summary line shows now (show_summary updates it only on a change)
         self._activated = False
         self._evidence: Future | None = None  # this pane's first batch being computed, stale or not
+        self.only_binding()
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self):
@@ -183,9 +184,11 @@ class SearchPane(PaneGrades, PaneTiers, Widget):
         out = Text(f"Type to search {self.adapter.describe()}.\n\n", end="")
         out.append("≈", style="bold magenta")
         out.append(" marks a row found by meaning: a resemblance, not evidence. The other rows are "
-                   "evidence: the words you typed are in them.\n\n")
+                   "evidence: the words you typed are in them; ")
+        out.append("↑↓", style="bold magenta")
+        out.append(" beside a row's tier: meaning moved it among that tier's rows.\n\n")
         out.append(f"{key('open')} opens a row · {key('copy-path')} copies its path · {key('compare')} compares "
-                   f"the tiers · {key('exact-only')} exact only · ctrl+p every command", style="dim")
+                   f"the tiers · {key('exact-only')} {self.exact_only_label().lower()} · ctrl+p every command", style="dim")
         return out
 
     # -- searching -----------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.binding import Binding
+
 from engines.answer import Answer, Batch, TierReport, still_building
 from olai_tui.ui.footer import TierFooter, footer_text, format_ms
 from olai_tui.ui.generic_adapter import EngineAdapter
@@ -28,6 +30,7 @@ class PaneTiers:
     switched_off: set[str]
     searching: bool
     _polling: bool
+    _bindings: object  # the pane's own bindings (textual's BindingsMap): only_binding adds the exact-only key
 
     # -- switching tiers off and on ------------------------------------------------------------
     def active_tiers(self) -> tuple[str, ...]:
@@ -68,9 +71,30 @@ class PaneTiers:
         self.switched_off = back if slow <= self.switched_off else slow
         self._after_switch()
 
+    def exact_only_label(self) -> str:
+        """What the exact-only key does in this pane now: ``Exact only``, ``Lexical only`` (code), or back."""
+        if self.adapter.tiers[1:] and set(self.adapter.tiers[1:]) <= self.switched_off:
+            slow = set(self.adapter.tiers[1:])
+            return "Every tier" if not self._default_off() or self._default_off() == slow else "Default tiers"
+        return f"{self.adapter.tiers[0].capitalize()} only" if self.adapter.tiers else "Exact only"
+
     def _after_switch(self) -> None:
+        self.only_binding()
         self.run_worker(self._tiers_on(), group="tiers", exit_on_error=False)
         self.run_query(self.query_text, debounce=False)
+
+    def only_binding(self) -> None:
+        """The exact-only key, bound on the pane with the label of what it does here now (the footer shows
+        it while the pane has the focus); remapped by its id as every binding is."""
+        keys, tooltip = DEFAULT_KEYS["exact-only"]
+        for key in keys.split(","):
+            self._bindings.key_to_bindings[key] = [
+                Binding(key, "exact_only", self.exact_only_label(), priority=True, id="exact-only", tooltip=tooltip)]
+        if self.is_attached:
+            self.app.refresh_bindings()
+
+    def action_exact_only(self) -> None:
+        self.toggle_exact_only()
 
     # -- the tier footer -----------------------------------------------------------------------
     def render_footer(self) -> None:
@@ -79,9 +103,10 @@ class PaneTiers:
         for name in self.switched_off:  # off here, even before the first answer says so
             live[name] = TierReport(name, "off", enable=self._how_to_switch_on(name))
         said = self.adapter.active_filters(self.answer) if self.answer is not None else ""
-        self.query_one(TierFooter).show(footer_text(self.adapter.tiers, self.answer, live, self.searching, show_ms,
-                                                    self.footer_notices(), said,
-                                                    "ready" if self.adapter.made else "opening"))
+        tiers, answer, searching, notices = self.adapter.tiers, self.answer, self.searching, self.footer_notices()
+        idle = "ready" if self.adapter.made else "opening"
+        self.query_one(TierFooter).show_fitted(lambda width: footer_text(tiers, answer, live, searching, show_ms,
+                                                                         notices, said, idle, width))
 
     def footer_notices(self) -> list[str]:
         """What the footer says under the chips: the answer's own (recall fell back) and the engine's."""

@@ -63,7 +63,7 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
         cell(hit.marker or " ", marker_width, style="dim magenta" if weak else "bold magenta" if resemblance else ""),
         title,
         tail_cell(view.where, where_width, style="dim"),
-        cell(view.tier, tier_width, style="dim " + view.tier_style if weak else view.tier_style),
+        tier_cell(view, tier_width, weak),
         Text(f"{hit.score:.3f}", justify="right", end="", style="dim" if weak else ""),
     ]
     if label_width:
@@ -71,6 +71,17 @@ def row_cells(hit: Hit, title_width: int, where_width: int, view: RowView | None
     if grade is not False:
         cells.insert(len(cells) - 1, grade_cell(grade))
     return cells if where_width else cells[:2] + cells[3:]
+
+
+def tier_cell(view: RowView, width: int, weak: bool = False) -> Text:
+    """The tier that found the row, and beside it ↑/↓ where meaning moved it (as ≈ marks a row meaning found)."""
+    style = "dim " + view.tier_style if weak else view.tier_style
+    if not view.moved:
+        return cell(view.tier, width, style=style)
+    out = cell(view.tier, max(width - 2, 1), style=style)
+    out.append(" ")
+    out.append(view.moved, style="bold magenta")
+    return out
 
 
 def one_line_cell(console: Console, options: Callable[[], ConsoleOptions], cell: Text, width: int,

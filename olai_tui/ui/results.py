@@ -13,7 +13,7 @@ drawn in result_cells.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from rich.cells import cell_len
@@ -30,6 +30,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engines.answer import Hit
+from olai_tui.places import places_moved
 from olai_tui.ui.adapters import RowView, plain_row
 from olai_tui.ui.keys import binding
 from olai_tui.ui.result_cells import (CELL_PADDING, GRADE, LABEL, MARKER, PADDING, SCORE, TIER, column_widths,
@@ -62,7 +63,7 @@ class ResultsTable(ScrollView, can_focus=True):
         Binding("home,ctrl+home", "first_row", "First row", show=False),
         Binding("end,ctrl+end", "last_row", "Last row", show=False),
         binding("open", "open_row", "Open"),
-        binding("copy-path", "copy_path", "Copy path"),
+        binding("copy-path", "copy_path", "Copy"),
         binding("to-search", "to_search", "Search", show=False),
         *(binding(f"grade-{n}", f"grade({n})", f"Grade {n}", show=False) for n in range(4)),
     ]
@@ -232,7 +233,8 @@ class ResultsTable(ScrollView, can_focus=True):
         if not hits:
             self._rows_changed()  # sized even so: a replace by no rows sizes the table here
             return
-        views = [self.view(hit) for hit in hits]
+        moved = places_moved(self.hits)  # ↑/↓ by meaning; self.hits holds these rows already, after those before
+        views = [replace(v, moved=moved[h.id]) if h.id in moved else v for h, v in ((h, self.view(h)) for h in hits)]
         self._shown.extend(self._said(hit, view) for hit, view in zip(hits, views))
         title, where = self._widths
         self.add_rows([row_cells(hit, title, where, view, self.tier_width, self.label_width, self.marker_width,

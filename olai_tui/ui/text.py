@@ -10,14 +10,15 @@ mapping is engines/terminal_text.py's, shared with the command line.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
 
 from engines.terminal_text import one_line, shown
 
-__all__ = ["shown", "one_line", "reflowed", "cell", "tail_cell", "words_pattern", "highlighted", "clipped"]
+__all__ = ["shown", "one_line", "reflowed", "cell", "tail_cell", "words_pattern", "highlighted", "clipped",
+           "fit_words", "first_fitting"]
 
 # A single line break inside a paragraph (hard-wrapped prose), not before a list item, heading,
 # quote, table row or indented line: the preview re-wraps such lines to its own width.
@@ -83,3 +84,37 @@ def clipped(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, int]:
     if len(text) <= limit:
         return text, 0
     return text[:limit], len(text) - limit
+
+
+def fit_words(text: Text, width: int) -> Text:
+    """``text`` on one line of ``width`` cells, cut at the last word that fits with "…" after it; never
+    mid-word (a first word longer than the width is the one thing cut inside)."""
+    if text.cell_len <= width or width <= 0:
+        return text
+    plain = text.plain
+    room = width - 1  # the "…"
+    cut = 0
+    for i, ch in enumerate(plain):
+        if cell_len(plain[: i + 1]) > room:
+            break
+        if ch == " " and i:
+            cut = i
+    if cut == 0:
+        cut = len(plain[:room])
+        while cut and cell_len(plain[:cut]) > room:
+            cut -= 1
+    out = text[:len(plain[:cut].rstrip(" :;,·"))].copy()
+    out.rstrip_end(room)
+    out.end = ""
+    out.append("…", style="dim")
+    return out
+
+
+def first_fitting(variants: Sequence[Text], width: int | None) -> Text:
+    """The first of ``variants`` (most said first) that fits ``width`` cells, else the last cut at a word."""
+    if width is None or width <= 0:
+        return variants[0]
+    for variant in variants:
+        if variant.cell_len <= width:
+            return variant
+    return fit_words(variants[-1], width)

@@ -403,6 +403,31 @@ def test_compare_marks_the_rows_found_in_several_columns(engine):
     assert rows.plain.count("◆") == len(shared) and len(semantic - exact) > 0  # what meaning added
 
 
+def chips_contradicting_columns(results) -> list[str]:
+    """Every chip on a compare screen that says a tier is empty while that tier's own column has rows."""
+    with_rows = {r.column.tiers[0] for r in results if len(r.column.tiers) == 1 and r.ids}
+    heads = [column_text(r, shared_ids(results), results=results)[0].plain for r in results]
+    return [line for head in heads for line in head.splitlines()
+            if any(line.startswith(f"{tier} empty") for tier in with_rows)]
+
+
+def test_compare_chips_agree_with_the_columns(engine):
+    from olai_tui.ui.compare import ColumnResult
+
+    adapter = EngineAdapter(engine)
+    results = []
+    for column in adapter.compare_columns():
+        answer = collect("notes", "seedlings", engine.search("seedlings", LIMIT, column.tiers))
+        results.append(ColumnResult(column, answer, 1.0, [h.id for h in answer.hits]))
+    words, merged = results[1], results[3]
+    # the merged run's words tier adds nothing (exact found its notes first), while the words column has rows
+    assert words.ids and merged.answer.tier("words").status == "empty"
+    assert chips_contradicting_columns(results) == []
+    assert "words added none: its 2 rows came from exact" in column_text(merged, set(), results=results)[0].plain
+    # without the other columns (the old header), the contradiction is there to be caught
+    assert "words empty" in column_text(merged, set())[0].plain
+
+
 # ---- the command line's entry ------------------------------------------------------------------
 
 

@@ -134,8 +134,14 @@ async def test_compare_screen_opens_the_evaluation_view_whose_table_matches_the_
         assert [str(c.label.plain) for c in table.columns.values()][:3] == ["config", f"{columns[0]}\ndev",
                                                                            f"{columns[0]}\nheldout"]
         rows = [[v if isinstance(v, str) else v.plain for v in table.get_row_at(i)] for i in range(table.row_count)]
-        assert rows == [[name] + [cell(f, t.metrics[name]) for f in columns for t in expected]
-                        for name in RUN]
+        # the figures that fit the screen's width, from the first; the rest named under the table
+        kept = list(dict.fromkeys(str(c.label.plain).split("\n")[0] for c in list(table.columns.values())[1:]))
+        left_out = columns[len(kept):]
+        assert kept == list(columns[:len(kept)]) and left_out, "at 110 columns some of the 6 figures are left out"
+        assert rows == [[name] + [cell(f, t.metrics[name]) for f in kept for t in expected] for name in RUN]
+        assert table.virtual_size.width <= table.size.width, "the table is no wider than its room"
+        assert plain(screen.query_one("#left-out", Static)).startswith(
+            f"+{len(left_out)} figure{'s' if len(left_out) > 1 else ''} past the width: {', '.join(left_out)}")
         assert "dev 2 requests / heldout 2 requests" in plain(screen.query_one("#status", Static))
 
         # the requests: query 1's first row is wrong for both (note 1 is unjudged), query 4's right for both

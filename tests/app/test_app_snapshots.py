@@ -120,7 +120,7 @@ def test_compare_screen_shows_each_tier_in_its_own_column(snap_compare, tmp_path
     async def run_before(pilot):
         await index_ready(pilot, engine)
         await type_query(pilot, "seedlings")
-        await pilot.press("ctrl+j")  # ctrl+enter's fallback, which every terminal sends
+        await pilot.press("ctrl+j")  # the key compare shows: every terminal and multiplexer sends it
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
                          and all(r.answer is not None for r in pilot.app.screen.results))
         await settle(pilot)
