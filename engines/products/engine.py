@@ -33,6 +33,7 @@ from engines.products.not_sold import checked
 from engines.products.order import flags_for, order
 from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
+from engines.products.languages import warm_in_background
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
 from engines.products.vectors import ProductVectors
@@ -67,6 +68,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
 
         ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
+        warm_in_background()  # simplemma's import overlaps the catalogue's load (languages.py)
         self.root = root = catalogue_root(corpus)  # a file or folder; None for a database URL (live.py watches it)
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
         self.catalogue = catalogue if catalogue is not None else load_catalogue(root or corpus, self.knowledge)
