@@ -2,8 +2,7 @@
 
 Built on the fineli_sv scoring (engines/eval/fineli_sv/configs.py: ``right_first``, ``in_top3``,
 ``false_not_sold``, ``not_sold_right`` and per language), with one count more: ``standin_exact``,
-requests whose top 3 holds a row labelled "exact" that is not one of the request's ids (for a food not
-carried, any row labelled exact): a stand-in called the thing asked for.
+requests whose answer calls a stand-in the thing asked for (``standin_exact`` below).
 """
 
 from __future__ import annotations
@@ -32,10 +31,14 @@ def corpus_of(name: str, data: Path | None) -> Path:
 
 
 def standin_exact(ids: list[str], spec, labels) -> bool:
-    if labels is None:
+    """For a food not carried, a row labelled exact in the top 3; for one carried, a first row labelled
+    exact that is not one of its ids (the lists name the rows a buyer takes as the thing first, not
+    every one: a third row labelled exact and missing from them is no stand-in for sure)."""
+    if labels is None or not ids:
         return False
-    return any(label == "exact" and (spec.not_sold or ids[n] not in spec.right)
-               for n, label in enumerate(labels[:3]) if n < len(ids))
+    if spec.not_sold:
+        return any(label == "exact" for label in labels[:3])
+    return labels[0] == "exact" and ids[0] not in spec.right
 
 
 class WordsConfigs(SwedishConfigs):
