@@ -11,18 +11,12 @@ from __future__ import annotations
 import re
 
 from engines.lexical import fold
-from engines.products.distinguishing import FLAVOUR_WORDS, PLAIN_WORDS, distinguishing
+from engines.products.distinguishing import FLAVOUR_WORDS, FORM_WORDS, PLAIN_WORDS, distinguishing
 from engines.products.modifiers import ANIMAL_OF
 from engines.products.product import MULTIPACK, SINGLE
 from engines.products.request import CODE, Request
 from engines.products.vocabulary import ALLERGENS, CLAIMS, STOPWORDS
 
-FORM_WORDS = frozenset({
-    "fillet", "fillets", "filee", "file", "filet", "mince", "minced", "ground", "jauheliha", "fars", "flakes",
-    "hiutale", "hiutaleet", "flingor", "gryn", "breast", "rinta", "rintafilee", "brost", "sliced", "viipale",
-    "viipaloitu", "skivad", "powder", "jauhe", "pulver", "smoked", "savustettu", "rokt", "dried", "kuivattu",
-    "torkad", "frozen", "pakaste", "fryst", "canned", "sailyke", "konserv", "whole", "kokonainen", "hel",
-})
 
 
 def _spans(text: str) -> list[tuple[int, int]]:

@@ -44,6 +44,14 @@ FLAVOUR_WORDS = frozenset({
     "mocha", "kahvi", "kaffe", "caffe", "hazelnut", "hasselpahkina", "hasselnot", "nocciola", "noisette",
     "mint", "minttu", "mynta", "menta", "jam", "hillo", "sylt", "berry", "marja", "fruit", "hedelma", "frukt",
 })
+# A form a buyer says (and understood.words calls a form): strict like a source, never a mere word.
+FORM_WORDS = frozenset({
+    "fillet", "fillets", "filee", "file", "filet", "mince", "minced", "ground", "jauheliha", "fars", "flakes",
+    "hiutale", "hiutaleet", "flingor", "gryn", "breast", "rinta", "rintafilee", "brost", "sliced", "viipale",
+    "viipaloitu", "skivad", "powder", "jauhe", "pulver", "smoked", "savustettu", "rokt", "dried", "kuivattu",
+    "torkad", "frozen", "pakaste", "fryst", "canned", "sailyke", "konserv", "whole", "kokonainen", "hel",
+})
+INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
 
 
@@ -67,7 +75,7 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
     out: list[str] = []
     for f in request.forms:
         parts = languages.parts(f)
-        if len(parts) < 2:
+        if len(parts) < 2 or languages.translations(f):  # a word the lexicon holds whole: "liquorice" is no liquor|ice
             if not (f in kind_names and said and f == said[-1]):
                 out.append(f)
         else:
@@ -76,7 +84,7 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
     for w in request.terms:
         if w in PLAIN_WORDS or w in STOPWORDS or w.isdigit() or len(w) < 3:
             continue
-        if w in ANIMAL_OF or languages.translations(w):
+        if w in ANIMAL_OF or mutual(w, languages):
             out.append(w)  # a food word Fineli's aligned names translate: a source, an animal, a fruit, a form
     return list(dict.fromkeys(out))
 
@@ -85,9 +93,10 @@ def wants_plain(request: Request) -> bool:
     return any(w in PLAIN_WORDS for w in (*request.terms, *request.forms, *words(request.text)))
 
 
-def flavour_of(product: Product, request: Request) -> str | None:
-    """The first flavour its name says that the request did not; None for a plain row."""
-    said = set(words(request.text)) | set(request.terms) | set(request.forms)
+def flavour_of(product: Product, request: Request, own: frozenset[str] = frozenset()) -> str | None:
+    """The first flavour its name says that the request did not; None for a plain row. ``own``: the
+    words of the kinds asked ("suklaa" is no flavour of a chocolate)."""
+    said = set(words(request.text)) | set(request.terms) | set(request.forms) | own
     said |= {a for alts in request.alternatives.values() for a in alts}
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
@@ -106,26 +115,52 @@ def carries_word(word: str, product: Product, request: Request, languages: Words
     return any(o in held or (len(o) >= 4 and any(o in h for h in held)) for o in options)
 
 
+def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool:
+    """The catalogue's own words hold the word or one of its other-language words: its absence from a
+    row then says something. "unsalted" over Fineli's Finnish names, "jauhettu" over the demo's
+    English and Italian ones cannot be checked so: a row lacking them stays a variant, never a
+    stand-in, and "not sold" is not said on their account (fineli dev "unsalted butter": VOI, SUOLATON)."""
+    options = (word, *mutual(word, languages))
+    return any(o in vocabulary or any(o + end in vocabulary for end in INFLECTIONS) for o in options)
+
+
+def mutual(word: str, languages: Words) -> list[str]:
+    """Its translations that translate back to it: Fineli's alignment pairs "unsalted" with "lastenruoka"
+    (baby food), which does not pair back; "oat" and "kaura" pair both ways."""
+    return [t for t in languages.translations(word) if word in languages.translations(t)]
+
+
 def check_words(request: Request, candidates: Sequence[Product], judgements: list[Judgement],
-                languages: Words, kind_names: frozenset[str]) -> list[Judgement]:
-    """Every match (exact or variant) lacking a distinguishing word becomes a stand-in with the reason;
-    a flavoured row is a variant when no flavour was said, a stand-in when plain was."""
+                languages: Words, kind_names: frozenset[str], vocabulary=frozenset(),
+                label_parts: dict[str, set[str]] | None = None) -> list[Judgement]:
+    """Every match (exact or variant) lacking a distinguishing word the catalogue can check becomes a
+    stand-in with the reason (one lacking a word it cannot check, at most a variant); a flavoured row
+    is a variant when no flavour was said, a stand-in when plain was."""
     if not request.kinds or request.code:
         return judgements
     wanted = distinguishing(request, languages, kind_names)
+    # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
+    # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
+    # own (fineli_sv dev said "not sold" for it)
+    strict = [w for w in wanted if checkable(w, request, languages, vocabulary)
+              and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
+                   or w in kind_names)]
+    own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
     plain = wants_plain(request)
     out = []
     for product, j in zip(candidates, judgements):
         if j.label in ("exact", "variant"):
             held = _held(product, languages)
             lacking = [w for w in wanted if not carries_word(w, product, request, languages, held)]
-            flavour = flavour_of(product, request)
+            flavour = flavour_of(product, request, own)
             what = " ".join(words(product.name)[:3])
             # a match demoted leads the stand-ins (the knowledge map's are 0.6, words alone 0.35 at most):
             # for "oat milk" the almond drink before the cow's milk
             demoted = DEMOTED + DEMOTED_SHARE * j.confidence
-            if lacking:
+            if any(w in strict for w in lacking):
                 j = Judgement("standin", demoted, f"no {', '.join(lacking)}: {what}")
+            elif lacking and j.label == "exact":
+                j = Judgement("variant", 0.7, f"'{', '.join(lacking)}' not found in its name")
             elif flavour and plain:
                 j = Judgement("standin", demoted, f"not plain: {flavour}")
             elif flavour and j.label == "exact":

@@ -300,7 +300,8 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         try:
             judgements = self.judge.judge(request, pool, JUDGE_DEADLINE_S)
             judgements = check_labels(request, pool, judgements, self.knowledge)
-            judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names)
+            judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names,
+                                     self.reader.vocabulary, self.reader.label_parts)
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None

@@ -22,7 +22,8 @@ CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
              "7;Fil, 1 % fett, laktosfri;Mejeri;1 l\n"
              "8;Turkey breast;Kött;300 g\n"
              "9;Salmon fillet;Fisk;400 g\n"
-             "10;Salmon, smoked, whole;Fisk;1 kg\n")
+             "10;Salmon, smoked, whole;Fisk;1 kg\n"
+             "11;Rolled oats;Spannmål;1 kg\n")  # the shop names oats: a row's lacking "oat" says something
 
 
 @pytest.fixture(scope="module")
