@@ -14,8 +14,11 @@ BADGES = {"exact": "=", "variant": "~", "standin": "»", None: " "}
 def print_products(answer, stream=None) -> None:
     out = stream or sys.stdout
     u = answer.extras.get("understood", {})
-    read = [f"{k}: {', '.join(v) if isinstance(v, list) else v}" for k, v in u.items() if v and k != "notes"]
+    read = [f"{k}: {', '.join(v) if isinstance(v, list) else v}" for k, v in u.items()
+            if v and k not in ("notes", "words")]
     print("understood: " + ("; ".join(read) or "nothing"), file=out)
+    if u.get("words"):  # every word said and what it became (issue 58)
+        print("  words: " + "; ".join(f"{w['word']} {w['as']}" for w in u["words"]), file=out)
     for note in u.get("notes", []):
         print(f"  note: {note}", file=out)
     flags = answer.extras.get("flags", [])

@@ -16,6 +16,7 @@ import engines.eval.food  # noqa: F401
 import engines.eval.icecat  # noqa: F401
 import engines.eval.fineli  # noqa: F401 - fineli and food_fisv
 import engines.eval.fineli_sv  # noqa: F401
+import engines.eval.words  # noqa: F401 - words and words_fineli
 from engines.eval import datasets as declarations
 from engines.eval.datasets import (DataFileError, Dataset, DatasetError, configs_of, declare, declared,
                                    default_configs, forget, pick, takes_queries, without_unavailable)
@@ -26,7 +27,8 @@ __all__ = ["DataFileError", "Dataset", "DatasetError", "Suite", "Verdict", "conf
 
 # The order the evaluation view and the help list the shipped datasets in, whichever was imported first
 # (a test that reads one loader imports its package early); any declared elsewhere follow, as declared.
-LISTED = ("vaswani", "cranfield", "roadmap", "cosqa", "semble", "natural", "food", "icecat", "fineli", "food_fisv", "fineli_sv")
+LISTED = ("vaswani", "cranfield", "roadmap", "cosqa", "semble", "natural", "food", "icecat", "fineli", "food_fisv", "fineli_sv",
+          "words", "words_fineli")
 
 
 def datasets(engine: str | None = None) -> list[Dataset]:

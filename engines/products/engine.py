@@ -35,6 +35,9 @@ from engines.products.not_sold import checked
 from engines.products.order import flags_for, order
 from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
+from engines.products.accounting import account
+from engines.products.distinguishing import carrying_rows, check_words, kind_words
+from engines.products.languages import warm_in_background
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
 from engines.products.vectors import ProductVectors
@@ -70,6 +73,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         """A catalogue file or folder (CatalogueError when unreadable), or a ``catalogue`` already read.
 
         ``recall_router``: which backend answers recall (engines/products/backends/); memory by default."""
+        warm_in_background()  # simplemma's import overlaps the catalogue's load (languages.py)
         self.root = root = catalogue_root(corpus)  # a file or folder; None for a database URL (live.py watches it)
         self.knowledge = knowledge or (KnowledgeMap.for_catalogue(root) if root else KnowledgeMap.load())
         self.catalogue = catalogue if catalogue is not None else load_catalogue(root or corpus, self.knowledge)
@@ -81,12 +85,14 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         self.reader = RequestReader(self.knowledge, self.catalogue.brands, set(self.index.vocabulary))
         self.rules_judge = RulesJudge(self.knowledge, self.reader.label_parts)
         self.judge = judge or self.rules_judge
+        self.kind_names = kind_words(self.knowledge)  # words naming a kind alone: never distinguishing
         self._embedder = embedder
         self._cache_dir = cache_dir
         self.wait_for_index = wait_for_index
         self._vectors: ProductVectors | None = None
         self._lock = threading.Lock()
         self._names: dict[str, list[int]] | None = None  # folded name -> positions (_by_name)
+        self._kinds: dict[str, list[int]] | None = None  # kind -> positions (_by_kind)
         self.config_notices: list[str] = []
         self.router = recall_router or memory_router()
         self._by_name()
@@ -191,7 +197,9 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
 
     def understand(self, query: str) -> Request:
         """The request as read from the words: kinds, claims, allergens to avoid, uses, brand, size."""
-        return self.reader.read(query)
+        request = self.reader.read(query)
+        request.words = account(self.reader, request, self.kind_names)
+        return request
 
     def recall(self, request: Request, sources: Sequence[str] = SOURCES) -> Recall:
         use_vectors = "vectors" in sources and not recall_switched_off()
@@ -257,6 +265,17 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
         rows = [i for i in self._by_name().get(said, ()) if allowed[i]]
         return rows[:limit]
 
+    def _by_kind(self) -> dict[str, list[int]]:
+        """Kind -> catalogue positions, built once (distinguishing.carrying_rows reads it)."""
+        with self._lock:
+            if self._kinds is None:
+                kinds: dict[str, list[int]] = {}
+                for i, p in enumerate(self.products):
+                    for k in p.kinds:
+                        kinds.setdefault(k, []).append(i)
+                self._kinds = kinds
+            return self._kinds
+
     def _by_name(self) -> dict[str, list[int]]:
         """Folded product name -> catalogue positions, built once (folding every name per request
         cost ~50 ms a request on Icecat's 19,406 products)."""
@@ -276,16 +295,22 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
     def _judged(self, request: Request, found: Recall, limit: int) -> Batch:
         t = time.perf_counter()
         positions = [pos for pos, _, _ in found.fused[:JUDGE_POOL]]
+        allowed = self.index.masks.allowed(request)
+        positions += [p for p in carrying_rows(request, self.products, self._by_kind(), self.reader.languages,
+                                               self.kind_names) if p not in positions and allowed[p]]
         pool = [self.products[pos] for pos in positions]
         path, reason = "judged", f"ordered by the {self.judge.name} judge"
         try:
             judgements = self.judge.judge(request, pool, value_of("products", "judge_deadline_s", JUDGE_DEADLINE_S))
             judgements = check_labels(request, pool, judgements, self.knowledge)
+            judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names,
+                                     self.reader.vocabulary, self.reader.label_parts)
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None
         judge_ms = ms_since(t)
         ranks = {pos: (score, r) for pos, score, r in found.fused}
+        ranks.update({pos: (0.0, {}) for pos in positions if pos not in ranks})  # carrying_rows' own
         if judgements is None:
             labels = [j.label for j in self._rules_labels(request, found)]
             hits = [self._hit(request, pos, RECALL, ranks[pos][0], ranks[pos][1]) for pos in positions[:limit]]

@@ -3,7 +3,8 @@ write differently for one food.
 
 ``ANIMALS``: the animal (or bird) a meat comes from, by the words that name it in Swedish (Sweden's and
 Finland's), Finnish (base and genitive, the form a Finnish name puts before the meat: "naudan jauheliha")
-and English, folded. A request that names one ("nötfärs": nöt, "kycklingbröst": kyckling) is for that
+and English, folded; Italian and French too, the languages of the demo catalogue's Open Food Facts
+names ("macinato bovino", "petto di pollo"). A request that names one ("nötfärs": nöt, "kycklingbröst": kyckling) is for that
 animal: a product naming another is a stand-in, one naming that and another too (pork-beef mince for
 beef mince) a variant, never the thing (judge.py). Fish are left out: their names nest ("kirjolohi",
 rainbow trout, holds "lohi", salmon; "regnbågslax" holds "lax").
@@ -22,21 +23,22 @@ from typing import Callable, Iterable
 MEAT_FAMILIES = ("meat",)  # where the animal decides what the thing is
 
 ANIMALS: dict[str, tuple[str, ...]] = {
-    "beef": ("not", "notkott", "ox", "oxe", "oxkott", "nauta", "naudan", "naudanliha", "harka", "beef", "cattle"),
-    "veal": ("kalv", "kalvkott", "vasikka", "vasikan", "veal"),
+    "beef": ("not", "notkott", "ox", "oxe", "oxkott", "nauta", "naudan", "naudanliha", "harka", "beef", "cattle",
+             "bovino", "manzo", "boeuf"),
+    "veal": ("kalv", "kalvkott", "vasikka", "vasikan", "veal", "vitello", "veau"),
     "pork": ("gris", "griskott", "flask", "flaskkott", "svin", "sika", "sian", "sianliha", "porsas", "porsaan",
-             "pork"),
-    "lamb": ("lamm", "lammkott", "far", "farkott", "lammas", "lampaan", "lampaanliha", "lamb", "mutton"),
-    "chicken": ("kyckling", "hons", "broiler", "broileri", "broilerin", "kana", "kanan", "chicken"),
-    "turkey": ("kalkon", "kalkkuna", "kalkkunan", "turkey"),
-    "duck": ("anka", "ank", "ankka", "ankan", "duck"),
+             "pork", "suino", "maiale", "porc"),
+    "lamb": ("lamm", "lammkott", "far", "farkott", "lammas", "lampaan", "lampaanliha", "lamb", "mutton", "agnello", "agneau"),
+    "chicken": ("kyckling", "hons", "broiler", "broileri", "broilerin", "kana", "kanan", "chicken", "pollo", "poulet"),
+    "turkey": ("kalkon", "kalkkuna", "kalkkunan", "turkey", "tacchino", "dinde"),
+    "duck": ("anka", "ank", "ankka", "ankan", "duck", "anatra", "canard"),
     "goose": ("gas", "hanhi", "hanhen", "goose"),
     "elk": ("alg", "algkott", "hirvi", "hirven", "hirvenliha", "elk", "moose"),
     "reindeer": ("ren", "renkott", "poro", "poron", "poronliha", "reindeer"),
     "deer": ("hjort", "hjortkott", "peura", "peuran", "venison", "deer"),
     "wild boar": ("vildsvin", "villisika", "villisian", "boar"),
-    "horse": ("hast", "hastkott", "hevonen", "hevosen", "horse"),
-    "rabbit": ("kanin", "kani", "rabbit"),  # "kanin": Swedish, and the Finnish genitive of kani
+    "horse": ("hast", "hastkott", "hevonen", "hevosen", "horse", "cavallo", "cheval"),
+    "rabbit": ("kanin", "kani", "rabbit", "coniglio", "lapin"),  # "kanin": Swedish, and the Finnish genitive of kani
 }
 ANIMAL_OF: dict[str, str] = {w: animal for animal, ws in ANIMALS.items() for w in ws}
 

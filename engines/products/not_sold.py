@@ -4,7 +4,8 @@ The judge may call every recalled row a stand-in while one of them is the thing:
 part of the request, only the reader did not see it (a compound it could not split, a regional word).
 Before the answer says "not sold", each recalled row's name is read against the request's parts (each
 word said, a compound by its parts; a part also in its other languages and the other region's word);
-a row whose name carries all of them is shown as a variant, and nothing is said. A false "not sold" is
+a row whose name carries all of them is shown as a variant, and nothing is said (a row of another kind
+of the same family too: issue 58). A false "not sold" is
 the costliest answer a wholesaler's search box gives; one shown variant too many is not.
 
 When "not sold" stands, the answer carries why (``not_sold`` in its extras): the kinds looked for, the
@@ -53,6 +54,13 @@ def carries(product: Product, parts: Sequence[str], request: Request, languages:
     return bool(parts) and all(has(p) for p in parts)
 
 
+def _same_family(request: Request, product: Product, knowledge: KnowledgeMap) -> bool:
+    """A product of another kind of the family asked for: "LAKTOOSITON MAITOJUOMA" is milk to the
+    catalogue, flavoured milk to the words "laktoositon maitojuoma", and carries every part said."""
+    families = {knowledge.family(k) for k in request.kinds if k in knowledge.kinds}
+    return bool(product.kinds) and product.kinds[0] in knowledge.kinds and knowledge.family(product.kinds[0]) in families
+
+
 def checked(request: Request, pool: Sequence[Product], judgements: list[Judgement], languages: Words,
             knowledge: KnowledgeMap) -> tuple[list[Judgement], dict | None]:
     """(judgements, why) where nothing was a match: rows whose names carry every part become variants
@@ -64,7 +72,8 @@ def checked(request: Request, pool: Sequence[Product], judgements: list[Judgemen
     lifted = 0
     for product, j in zip(pool, judgements):
         other_animal = another_animal(request, product, knowledge, languages.parts)
-        if j.label == "standin" and other_animal is None and carries(product, parts, request, languages):
+        if (j.label == "standin" or j.label == "no" and _same_family(request, product, knowledge)) \
+                and other_animal is None and carries(product, parts, request, languages):
             out.append(Judgement("variant", CARRIED_CONFIDENCE, f"its name carries every part said "
                                                                 f"({', '.join(parts)}); {j.why}"))
             lifted += 1

@@ -24,6 +24,9 @@ EXACT, RECALL, JUDGE = "exact", "recall", "judge"
 BADGE_STYLE = (("exact", "bold green"), ("variant", "bold cyan"), ("standin", "bold yellow"), ("no", "dim"))
 
 
+NARROWING = ("source", "animal", "form", "property")  # understood.words roles a row must carry (accounting.py)
+
+
 class ProductsPresenting:
     presentation = Presentation(where=("kind", "quantity"), badge="label", badge_styles=BADGE_STYLE, preview="card",
                                 printout="judged")
@@ -104,11 +107,14 @@ class ProductsPresenting:
             out.append(("\n", ""))
         understood = extras.get("understood") or {}
         read = [f"{key} {', '.join(value) if isinstance(value, list) else value}".replace("_", " ")
-                for key, value in understood.items() if value and key not in ("notes", "terms")]
+                for key, value in understood.items() if value and key not in ("notes", "terms", "words")]
         out.append(("understood: ", "bold"))
         out.append((_one_line(" · ".join(read)) or "nothing but words", ""))
         if understood.get("terms"):
             out.append((" · words " + _one_line(" ".join(understood["terms"])), "dim"))
+        narrowing = [w["word"] for w in understood.get("words", []) if w["as"] in NARROWING]
+        if narrowing:  # what a row must carry to be the thing (issue 58): "oat" of "oat milk"
+            out.append((" · must carry " + _one_line(", ".join(narrowing)), ""))
         for note in understood.get("notes", []):
             out.append(("\n  " + _one_line(note), "italic"))
         if extras.get("reason") and (extras.get("path") == "fused" or "unsure" in flags):

@@ -59,6 +59,7 @@ class Request:
     excluded: tuple[str, ...] = ()  # "ilman suolaa": words said after "without" that name no allergen or claim
     notes: list[str] = field(default_factory=list)
     contradiction: bool = False
+    words: list[dict] = field(default_factory=list)  # every word typed and what it became (accounting.py)
 
     @property
     def empty(self) -> bool:
@@ -69,7 +70,7 @@ class Request:
             "kinds": list(self.kinds), "claims": [CLAIMS[c] for c in self.claims],
             "avoid": sorted(ALLERGENS[a] for a in self.avoid), "uses": list(self.uses), "brand": self.brand,
             "pack": str(self.pack) if self.pack else None, "code": self.code, "terms": list(self.terms),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "words": list(self.words),
         }
 
 

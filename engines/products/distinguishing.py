@@ -1,0 +1,191 @@
+"""The words that tell one product of a kind from another, and code holding every judge to them (issue 58).
+
+"oat milk" names a plant drink and one word more: oat. A row of the kind that lacks such a word is not
+the thing asked for, whatever a judge called it: at most a stand-in, with the reason on the row ("no
+oat: almond milk"). The distinguishing words are the request's narrowing words that a lexicon knows as
+food words (its source or base, animal or part, form: the kind alias's own words that are no kind's
+name, "oat" of "oat milk", "havre" of "havredryck"; a word left over that Fineli's aligned names or the
+catalogue translate, "lamb", "mansikka"), and plain against flavoured. A word the reader knows nothing
+of ("osaltat") keeps the row a variant, as before: never enough to say "we do not sell that".
+
+A word is found in the row's name, its categories ("en:rice-milks" holds rice) or, for a property, its
+own data (a claim the product carries: a lactose-free fil is lactose-free fil whatever its word order).
+Plain asked: a row naming a flavour is at most a stand-in. No flavour asked: a flavoured row is a
+variant, after the plain ones ("sojamjölk": the plain soy drinks before the honey one).
+
+``check_words`` runs after any judge (rules or HTTP) in ``ProductsEngine._judged``: the CLI, the
+workbench, MCP, the Milvus-backed recall and the evaluation all pass there.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from engines.products.catalogue import Product
+from engines.products.judge import Judgement
+from engines.products.knowledge import KnowledgeMap, words
+from engines.products.languages import Words
+from engines.products.modifiers import ANIMAL_OF
+from engines.products.request import Request
+from engines.products.vocabulary import STOPWORDS
+
+# Plain, as buyers say it and as names say it (the demo catalogue's Italian and French names too).
+PLAIN_WORDS = frozenset({"plain", "natural", "unflavoured", "unflavored", "maustamaton", "naturell", "osmaksatt",
+                         "nature", "naturale", "naturel", "natur", "neutral"})
+# A flavour in a name: said, it is the thing asked for; unsaid, the row is a flavoured variant.
+FLAVOUR_WORDS = frozenset({
+    "flavoured", "flavored", "flavor", "flavour", "maustettu", "smaksatt", "gusto", "aromatizzato",
+    "vanilla", "vanilja", "vanilj", "vaniglia", "vanille", "chocolate", "choco", "suklaa", "choklad", "cioccolato",
+    "chocolat", "cacao", "cocoa", "kaakao", "kakao", "strawberry", "mansikka", "jordgubb", "jordgubbs", "fragola",
+    "fraise", "honey", "hunaja", "honung", "miele", "miel", "maple", "vaahtera", "lonn", "banana", "banaani",
+    "banan", "blueberry", "mustikka", "blabar", "mirtillo", "myrtille", "raspberry", "vadelma", "hallon",
+    "lampone", "framboise", "caramel", "kinuski", "karamell", "caramello", "cinnamon", "kaneli", "kanel",
+    "lemon", "sitruuna", "citron", "limone", "peach", "persikka", "persika", "pesca", "peche", "coffee",
+    "mocha", "kahvi", "kaffe", "caffe", "hazelnut", "hasselpahkina", "hasselnot", "nocciola", "noisette",
+    "mint", "minttu", "mynta", "menta", "jam", "hillo", "sylt", "berry", "marja", "fruit", "hedelma", "frukt",
+})
+# A form a buyer says (and understood.words calls a form): strict like a source, never a mere word.
+FORM_WORDS = frozenset({
+    "fillet", "fillets", "filee", "file", "filet", "mince", "minced", "ground", "jauheliha", "fars", "flakes",
+    "hiutale", "hiutaleet", "flingor", "gryn", "breast", "rinta", "rintafilee", "brost", "sliced", "viipale",
+    "viipaloitu", "skivad", "powder", "jauhe", "pulver", "smoked", "savustettu", "rokt", "dried", "kuivattu",
+    "torkad", "frozen", "pakaste", "fryst", "canned", "sailyke", "konserv", "whole", "kokonainen", "hel",
+})
+INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
+DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
+
+
+def kind_words(knowledge: KnowledgeMap) -> frozenset[str]:
+    """Words that name a kind on their own ("milk", "maito", "juoma"): never what distinguishes within one."""
+    single = {p[0] for p in knowledge.kind_phrases if len(p) == 1}
+    labels = {w for kind in knowledge.kinds.values() for label in kind.labels.values() for w in words(label)}
+    return frozenset(single | labels)
+
+
+def distinguishing(request: Request, languages: Words, kind_names: frozenset[str]) -> list[str]:
+    """The words a row of the kind must carry to be the thing (plain and flavour words apart).
+
+    A kind alias's words that narrow it: "oat" of "oat milk" and "oat drink", "basmati" of "basmati
+    rice", a compound's parts before its head ("havre" of "havremjölk", "kaura" of "kaurajuoma"). A
+    word that names a kind on its own said last is the head, a name for the kind ("milk" of "oat milk",
+    "granola" of "nut-free granola", "tempeh", "yoghurt"), never a narrowing word: a synonym the rows do
+    not use would make every row a stand-in and say "not sold" falsely. A word left over that Fineli's
+    aligned names translate, or an animal, narrows it too ("lamb mince", "mansikkamaito")."""
+    said = [w for w in request.said if w not in STOPWORDS and not w.isdigit()]  # content words: no pack, no code
+    out: list[str] = []
+    for f in request.forms:
+        parts = languages.parts(f)
+        if len(parts) < 2 or languages.translations(f):  # a word the lexicon holds whole: "liquorice" is no liquor|ice
+            if not (f in kind_names and said and f == said[-1]):
+                out.append(f)
+        else:
+            out += list(parts[:-1]) + ([] if parts[-1] in kind_names else [parts[-1]])
+    out = [w for w in out if w not in STOPWORDS and w not in PLAIN_WORDS and len(w) >= 3]
+    for w in request.terms:
+        if w in PLAIN_WORDS or w in STOPWORDS or w.isdigit() or len(w) < 3:
+            continue
+        if w in ANIMAL_OF or mutual(w, languages):
+            out.append(w)  # a food word Fineli's aligned names translate: a source, an animal, a fruit, a form
+    return list(dict.fromkeys(out))
+
+
+def wants_plain(request: Request) -> bool:
+    return any(w in PLAIN_WORDS for w in (*request.terms, *request.forms, *words(request.text)))
+
+
+def flavour_of(product: Product, request: Request, own: frozenset[str] = frozenset()) -> str | None:
+    """The first flavour its name says that the request did not; None for a plain row. ``own``: the
+    words of the kinds asked ("suklaa" is no flavour of a chocolate)."""
+    said = set(words(request.text)) | set(request.terms) | set(request.forms) | own
+    said |= {a for alts in request.alternatives.values() for a in alts}
+    name = [w for n in product.all_names()[:1] for w in words(n)]
+    if any(w in PLAIN_WORDS for w in name):
+        return None
+    return next((w for w in name if w in FLAVOUR_WORDS and w not in said), None)
+
+
+def _held(product: Product, languages: Words) -> set[str]:
+    name_words = {w for n in product.all_names() for w in words(n)}
+    name_words |= {w for c in product.categories for w in words(c.split(":")[-1])}
+    return name_words | {p for w in name_words for p in languages.parts(w) if len(p) >= 3}
+
+
+def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
+    options = (word, *request.alternatives.get(word, ()), *languages.translations(word))
+    return any(o in held or (len(o) >= 4 and any(o in h for h in held)) for o in options)
+
+
+def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool:
+    """The catalogue's own words hold the word or one of its other-language words: its absence from a
+    row then says something. "unsalted" over Fineli's Finnish names, "jauhettu" over the demo's
+    English and Italian ones cannot be checked so: a row lacking them stays a variant, never a
+    stand-in, and "not sold" is not said on their account (fineli dev "unsalted butter": VOI, SUOLATON)."""
+    options = (word, *mutual(word, languages))
+    return any(o in vocabulary or any(o + end in vocabulary for end in INFLECTIONS) for o in options)
+
+
+def mutual(word: str, languages: Words) -> list[str]:
+    """Its translations that translate back to it: Fineli's alignment pairs "unsalted" with "lastenruoka"
+    (baby food), which does not pair back; "oat" and "kaura" pair both ways."""
+    return [t for t in languages.translations(word) if word in languages.translations(t)]
+
+
+def check_words(request: Request, candidates: Sequence[Product], judgements: list[Judgement],
+                languages: Words, kind_names: frozenset[str], vocabulary=frozenset(),
+                label_parts: dict[str, set[str]] | None = None) -> list[Judgement]:
+    """Every match (exact or variant) lacking a distinguishing word the catalogue can check becomes a
+    stand-in with the reason (one lacking a word it cannot check, at most a variant); a flavoured row
+    is a variant when no flavour was said, a stand-in when plain was."""
+    if not request.kinds or request.code:
+        return judgements
+    wanted = distinguishing(request, languages, kind_names)
+    # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
+    # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
+    # own (fineli_sv dev said "not sold" for it)
+    strict = [w for w in wanted if checkable(w, request, languages, vocabulary)
+              and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
+                   or w in kind_names)]
+    own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
+    plain = wants_plain(request)
+    out = []
+    for product, j in zip(candidates, judgements):
+        if j.label in ("exact", "variant"):
+            held = _held(product, languages)
+            lacking = [w for w in wanted if not carries_word(w, product, request, languages, held)]
+            flavour = flavour_of(product, request, own)
+            what = " ".join(words(product.name)[:3])
+            # a match demoted leads the stand-ins (the knowledge map's are 0.6, words alone 0.35 at most):
+            # for "oat milk" the almond drink before the cow's milk
+            demoted = DEMOTED + DEMOTED_SHARE * j.confidence
+            if any(w in strict for w in lacking):
+                j = Judgement("standin", demoted, f"no {', '.join(lacking)}: {what}")
+            elif lacking and j.label == "exact":
+                j = Judgement("variant", 0.7, f"'{', '.join(lacking)}' not found in its name")
+            elif flavour and plain:
+                j = Judgement("standin", demoted, f"not plain: {flavour}")
+            elif flavour and j.label == "exact":
+                j = Judgement("variant", 0.7, f"flavoured: {flavour}")
+        out.append(j)
+    return out
+
+
+KIND_ROWS = 5  # rows of the kind carrying every distinguishing word, judged even when recall ranked them past the pool
+
+
+def carrying_rows(request: Request, products: Sequence[Product], by_kind: dict[str, list[int]], languages: Words,
+                  kind_names: frozenset[str]) -> list[int]:
+    """Positions of rows of the kinds asked that carry every distinguishing word: "not sold" is said only
+    when there is none in the whole catalogue, not only in what recall ranked first ("rice milk": the
+    demo's rice drinks are "Bevanda di riso", filed under en:rice-milks, past recall's first 40)."""
+    wanted = distinguishing(request, languages, kind_names) if request.kinds and not request.code else []
+    if not wanted:
+        return []
+    out = []
+    for kind in request.kinds:
+        for pos in by_kind.get(kind, ()):
+            held = _held(products[pos], languages)
+            if all(carries_word(w, products[pos], request, languages, held) for w in wanted):
+                out.append(pos)
+                if len(out) >= KIND_ROWS:
+                    return out
+    return out
