@@ -50,6 +50,7 @@ def test_a_paraphrase_on_the_default_corpus_finds_the_slugs_note_by_meaning():
     slugs = [h for h in answer["hits"] if h["id"] == SLUGS]
     assert slugs, [h["id"] for h in answer["hits"]]
     assert slugs[0]["tier"] == "semantic" and slugs[0]["marker"] == "≈"
+    assert answer["hits"][0]["id"] == SLUGS  # the README's example: first, as the semantic tier ranks it
     assert {t["name"]: t["status"] for t in answer["tiers"]} == {"exact": "empty", "words": "empty", "semantic": "answered"}
     assert answer["total"] >= len(answer["hits"])
 
