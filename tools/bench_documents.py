@@ -64,6 +64,7 @@ def thousand_pdfs(where: Path) -> Path:
         target.parent.mkdir(exist_ok=True)
         if not target.exists():
             shutil.copyfile(source, target)
+    time.sleep(3)  # a file modified in the last 2 s is read again by the next open (store.py's RACY_SECONDS)
     return where
 
 
