@@ -11,7 +11,7 @@ the head also a bound part ("bröst" of "bröstfilé").
 
 from __future__ import annotations
 
-from engines.products.modifiers import ANIMAL_OF, regional
+from engines.products.modifiers import ANIMAL_OF, FORM_OF, regional
 
 
 def kinds_named(reader, word: str, translated: bool = True) -> list[str]:
@@ -27,13 +27,32 @@ def kinds_named(reader, word: str, translated: bool = True) -> list[str]:
     return []
 
 
+def form_compound(reader, word: str) -> bool:
+    """A word Fineli's names hold whole that is a kind and a form ("laxfilé": lax + filé, "lohifilee"):
+    read by its parts where no kind phrase holds it whole (issue 58: "laxfilé" was said "not sold",
+    salmon never read). "kirjolohifilee" stays whole: "kirjolohi" names no kind."""
+    if reader.knowledge.kind_phrases.get((word,)):
+        return False
+    parts = reader.languages.parts(word)
+    return len(parts) >= 2 and parts[-1] in FORM_OF and any(kinds_named(reader, p, False) for p in parts[:-1])
+
+
+def animal_kinds(reader, terms) -> list[str]:
+    """Where no word named a kind, the kinds an animal said names ("broilerin rintafilee": chicken)."""
+    return list(dict.fromkeys(k for t in terms if t in ANIMAL_OF for k in reader.knowledge.kind_phrases.get(
+        (ANIMAL_OF[t],), ())))
+
+
 def read_compound(reader, word: str, kinds: list, claims: list, terms: list, said: list, notes: list) -> bool:
     """Reads ``word`` by its parts into the lists given; False (nothing added) when it splits into none."""
-    if any(reader._known(other) or other in reader.languages.lexicon for other in regional(word)) \
-            or reader._base(word) != word:
-        return False  # a known base form or the other region's word ("kanelbullar": örfil) reads it (languages.py)
     known = lambda w: w in reader.vocabulary or w in ANIMAL_OF  # noqa: E731
     parts = reader.languages.split_said(word, known)
+    base = reader._base(word)
+    if any(reader._known(other) or other in reader.languages.lexicon for other in regional(word)) \
+            or base != word and not (len(parts) > 1 and base == parts[0] and parts[-1] in FORM_OF):
+        # a known base form or the other region's word ("kanelbullar": örfil) reads it (languages.py); not a
+        # base that is the compound's first part cut from a form ("lammasfärs": simplemma's "lammas")
+        return False
     lexicon = reader.languages.lexicon
     if len(parts) < 2 or not any(p in lexicon or p in ANIMAL_OF or p in reader.languages.splitter.bound
                                  for p in parts):

@@ -25,32 +25,39 @@ from engines.products.catalogue import Product
 from engines.products.judge import Judgement
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
-from engines.products.modifiers import ANIMAL_OF
+from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS
 from engines.products.request import Request
 from engines.products.vocabulary import STOPWORDS
 
 # Plain, as buyers say it and as names say it (the demo catalogue's Italian and French names too).
 PLAIN_WORDS = frozenset({"plain", "natural", "unflavoured", "unflavored", "maustamaton", "naturell", "osmaksatt",
                          "nature", "naturale", "naturel", "natur", "neutral"})
-# A flavour in a name: said, it is the thing asked for; unsaid, the row is a flavoured variant.
-FLAVOUR_WORDS = frozenset({
-    "flavoured", "flavored", "flavor", "flavour", "maustettu", "smaksatt", "gusto", "aromatizzato",
-    "vanilla", "vanilja", "vanilj", "vaniglia", "vanille", "chocolate", "choco", "suklaa", "choklad", "cioccolato",
-    "chocolat", "cacao", "cocoa", "kaakao", "kakao", "strawberry", "mansikka", "jordgubb", "jordgubbs", "fragola",
-    "fraise", "honey", "hunaja", "honung", "miele", "miel", "maple", "vaahtera", "lonn", "banana", "banaani",
-    "banan", "blueberry", "mustikka", "blabar", "mirtillo", "myrtille", "raspberry", "vadelma", "hallon",
-    "lampone", "framboise", "caramel", "kinuski", "karamell", "caramello", "cinnamon", "kaneli", "kanel",
-    "lemon", "sitruuna", "citron", "limone", "peach", "persikka", "persika", "pesca", "peche", "coffee",
-    "mocha", "kahvi", "kaffe", "caffe", "hazelnut", "hasselpahkina", "hasselnot", "nocciola", "noisette",
-    "mint", "minttu", "mynta", "menta", "jam", "hillo", "sylt", "berry", "marja", "fruit", "hedelma", "frukt",
-})
-# A form a buyer says (and understood.words calls a form): strict like a source, never a mere word.
-FORM_WORDS = frozenset({
-    "fillet", "fillets", "filee", "file", "filet", "mince", "minced", "ground", "jauheliha", "fars", "flakes",
-    "hiutale", "hiutaleet", "flingor", "gryn", "breast", "rinta", "rintafilee", "brost", "sliced", "viipale",
-    "viipaloitu", "skivad", "powder", "jauhe", "pulver", "smoked", "savustettu", "rokt", "dried", "kuivattu",
-    "torkad", "frozen", "pakaste", "fryst", "canned", "sailyke", "konserv", "whole", "kokonainen", "hel",
-})
+# A flavour in a name: said, it is the thing asked for; unsaid, the row is a flavoured variant. One group
+# a flavour, its words in the catalogues' languages: a flavour the kind asked is named by is no flavour
+# of it ("cacao" of a dark chocolate, "chocolat" of a chocolate spread, "suklaa" of a chocolate).
+FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "flavoured flavored flavor flavour maustettu smaksatt gusto aromatizzato",
+    "vanilla vanilja vanilj vaniglia vanille",
+    "chocolate choco suklaa choklad cioccolato chocolat cacao cocoa kaakao kakao",
+    "strawberry mansikka jordgubb jordgubbs fragola fraise",
+    "honey hunaja honung miele miel",
+    "maple vaahtera lonn",
+    "banana banaani banan",
+    "blueberry mustikka blabar mirtillo myrtille",
+    "raspberry vadelma hallon lampone framboise",
+    "caramel kinuski karamell caramello",
+    "cinnamon kaneli kanel",
+    "lemon sitruuna citron limone",
+    "peach persikka persika pesca peche",
+    "coffee mocha kahvi kaffe caffe",
+    "hazelnut hasselpahkina hasselnot nocciola noisette noisettes",
+    "mint minttu mynta menta",
+    "jam hillo sylt",
+    "berry marja",
+    "fruit hedelma frukt",
+))
+FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
+FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
 INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
 
@@ -84,7 +91,7 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
     for w in request.terms:
         if w in PLAIN_WORDS or w in STOPWORDS or w.isdigit() or len(w) < 3:
             continue
-        if w in ANIMAL_OF or mutual(w, languages):
+        if w in ANIMAL_OF or w in FORM_OF or mutual(w, languages):
             out.append(w)  # a food word Fineli's aligned names translate: a source, an animal, a fruit, a form
     return list(dict.fromkeys(out))
 
@@ -98,6 +105,7 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     words of the kinds asked ("suklaa" is no flavour of a chocolate)."""
     said = set(words(request.text)) | set(request.terms) | set(request.forms) | own
     said |= {a for alts in request.alternatives.values() for a in alts}
+    said |= {f for w in list(said) for f in FLAVOUR_OF.get(w, ())}  # "hazelnut" said: "noisettes" is it
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
         return None
@@ -110,9 +118,19 @@ def _held(product: Product, languages: Words) -> set[str]:
     return name_words | {p for w in name_words for p in languages.parts(w) if len(p) >= 3}
 
 
+def same_words(word: str) -> tuple[str, ...]:
+    """The word and its other names where this module knows them: an animal's (modifiers.ANIMALS: "pollo"
+    for "kyckling") or a form's (FORMS: "petto" for "bröst")."""
+    animal = ANIMAL_OF.get(word)
+    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()))
+
+
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
-    options = (word, *request.alternatives.get(word, ()), *languages.translations(word))
-    return any(o in held or (len(o) >= 4 and any(o in h for h in held)) for o in options)
+    """A word is carried whole, inside a longer word (4 letters at least: "kaura" of "kaurajuoma"), or
+    as the start of one ("mac" of "macaroni", "oat" of "oatmeal": an abbreviation, a compound's first part)."""
+    options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
+    return any(o in held or (len(o) >= 4 and any(o in h for h in held))
+               or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options)
 
 
 def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool:
@@ -120,7 +138,9 @@ def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool
     row then says something. "unsalted" over Fineli's Finnish names, "jauhettu" over the demo's
     English and Italian ones cannot be checked so: a row lacking them stays a variant, never a
     stand-in, and "not sold" is not said on their account (fineli dev "unsalted butter": VOI, SUOLATON)."""
-    options = (word, *mutual(word, languages))
+    if word in ANIMAL_OF:
+        return True  # an animal's every name in the catalogues' languages is known: none in a row says it is not there
+    options = (*same_words(word), *mutual(word, languages))
     return any(o in vocabulary or any(o + end in vocabulary for end in INFLECTIONS) for o in options)
 
 
@@ -144,7 +164,7 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
     # own (fineli_sv dev said "not sold" for it)
     strict = [w for w in wanted if checkable(w, request, languages, vocabulary)
               and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
-                   or w in kind_names)]
+                   or w in kind_names or any(t in kind_names for t in mutual(w, languages)))]  # almond: manteli
     own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
     plain = wants_plain(request)
     out = []
@@ -157,8 +177,11 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
             # a match demoted leads the stand-ins (the knowledge map's are 0.6, words alone 0.35 at most):
             # for "oat milk" the almond drink before the cow's milk
             demoted = DEMOTED + DEMOTED_SHARE * j.confidence
+            other = other_source(product, request, wanted, languages, kind_names)
             if any(w in strict for w in lacking):
                 j = Judgement("standin", demoted, f"no {', '.join(lacking)}: {what}")
+            elif other and any(w in strict for w in wanted):
+                j = Judgement("standin", demoted, f"a {other}: {', '.join(wanted)} only its flavour")
             elif lacking and j.label == "exact":
                 j = Judgement("variant", 0.7, f"'{', '.join(lacking)}' not found in its name")
             elif flavour and plain:
@@ -167,6 +190,30 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
                 j = Judgement("variant", 0.7, f"flavoured: {flavour}")
         out.append(j)
     return out
+
+
+def other_source(product: Product, request: Request, wanted: list[str], languages: Words,
+                 kind_names: frozenset[str]) -> str | None:
+    """The name leads with another source's name for the kind ("RIISIJUOMA, RICE DREAM HASSELPÄHKINÄ-MANTELI"
+    for "mantelijuoma": a rice drink, almond its flavour): a compound naming a kind whose first part is a
+    food of its own (riisi) that is none of the words asked. "KASVIJUOMA, MANTELI" leads with no source."""
+    lead = next((w for n in product.all_names()[:1] for w in words(n)), "")
+    parts = languages.parts(lead)
+    said = {*request.said, *request.terms, *request.forms, *wanted}
+    if lead in said or len(parts) < 2 or lead not in kind_names:
+        return None
+    first = parts[0]
+    if first in said or first not in kind_names or any(w in said for w in (*languages.translations(first),)):
+        return None
+    return lead
+
+
+def led_by_other_source(request: Request, languages: Words, kind_names: frozenset[str]):
+    """A test for not_sold.checked: a row led by another source's name is no variant to lift."""
+    if not request.kinds or request.code:
+        return lambda product: False
+    wanted = distinguishing(request, languages, kind_names)
+    return lambda product: bool(wanted) and other_source(product, request, wanted, languages, kind_names) is not None
 
 
 KIND_ROWS = 5  # rows of the kind carrying every distinguishing word, judged even when recall ranked them past the pool

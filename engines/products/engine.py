@@ -36,7 +36,7 @@ from engines.products.order import flags_for, order
 from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.accounting import account
-from engines.products.distinguishing import carrying_rows, check_words, kind_words
+from engines.products.distinguishing import carrying_rows, check_words, kind_words, led_by_other_source
 from engines.products.languages import warm_in_background
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
@@ -317,7 +317,8 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             report = TierReport(JUDGE, "failed" if "late" not in reason else "late", judge_ms, 0, reason=reason)
             return Batch(hits, [report], replaces=True, extras={"path": path, "reason": reason,
                                                  "flags": flags_for(request, labels, judged=False)})
-        judgements, not_sold_why = checked(request, pool, judgements, self.reader.languages, self.knowledge)
+        judgements, not_sold_why = checked(request, pool, judgements, self.reader.languages, self.knowledge,
+                                           led_by_other_source(request, self.reader.languages, self.kind_names))
         placed = order(request, self.products, positions, judgements)
         hits = []
         for item in placed[:limit]:

@@ -39,8 +39,28 @@ ANIMALS: dict[str, tuple[str, ...]] = {
     "wild boar": ("vildsvin", "villisika", "villisian", "boar"),
     "horse": ("hast", "hastkott", "hevonen", "hevosen", "horse", "cavallo", "cheval"),
     "rabbit": ("kanin", "kani", "rabbit", "coniglio", "lapin"),  # "kanin": Swedish, and the Finnish genitive of kani
+    "goat": ("get", "vuohi", "vuohen", "kuttu", "kutun", "goat", "capra", "caprino", "chevre"),
 }
 ANIMAL_OF: dict[str, str] = {w: animal for animal, ws in ANIMALS.items() for w in ws}
+
+# A form a buyer says (and understood.words calls a form): strict like a source, never a mere word. One
+# group a form, its words in the languages the catalogues name things in (English, Finnish, Swedish,
+# Italian, French): a row carrying any of them carries the form ("kycklingbröst" over "petto di pollo").
+FORMS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "fillet fillets filee file filet filets filetto filetti filete",
+    "breast breasts rinta rintafilee brost brostfile petto poitrine",
+    "mince minced ground jauheliha fars macinato macinata hache tritato",
+    "flakes hiutale hiutaleet flingor gryn fiocchi flocons",
+    "sliced viipale viipaloitu skivad affettato affettati tranches",
+    "powder jauhe pulver polvere poudre",
+    "smoked savustettu savu rokt affumicato affumicata fume",
+    "dried kuivattu torkad essiccato essiccati seche seches",
+    "frozen pakaste fryst surgelato surgelati surgele",
+    "canned sailyke konserv",
+    "whole kokonainen hel",
+))
+FORM_OF: dict[str, frozenset[str]] = {w: g for g in FORMS for w in g}
+FORM_WORDS = frozenset(FORM_OF)
 
 REGIONAL: tuple[tuple[str, str], ...] = (
     ("gryn", "flingor"),  # havregryn / havreflingor (rolled oats)

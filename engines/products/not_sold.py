@@ -62,9 +62,10 @@ def _same_family(request: Request, product: Product, knowledge: KnowledgeMap) ->
 
 
 def checked(request: Request, pool: Sequence[Product], judgements: list[Judgement], languages: Words,
-            knowledge: KnowledgeMap) -> tuple[list[Judgement], dict | None]:
+            knowledge: KnowledgeMap, settled=lambda product: False) -> tuple[list[Judgement], dict | None]:
     """(judgements, why) where nothing was a match: rows whose names carry every part become variants
-    (why None); otherwise why says what was looked for and what recall found."""
+    (why None); otherwise why says what was looked for and what recall found. ``settled``: rows code
+    already knows are another thing whatever their words (distinguishing.other_source)."""
     if request.empty or request.code or any(j.label in ("exact", "variant") for j in judgements):
         return judgements, None
     parts = request_parts(request, languages)
@@ -73,7 +74,7 @@ def checked(request: Request, pool: Sequence[Product], judgements: list[Judgemen
     for product, j in zip(pool, judgements):
         other_animal = another_animal(request, product, knowledge, languages.parts)
         if (j.label == "standin" or j.label == "no" and _same_family(request, product, knowledge)) \
-                and other_animal is None and carries(product, parts, request, languages):
+                and other_animal is None and carries(product, parts, request, languages) and not settled(product):
             out.append(Judgement("variant", CARRIED_CONFIDENCE, f"its name carries every part said "
                                                                 f"({', '.join(parts)}); {j.why}"))
             lifted += 1

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
-from engines.products.compound_reading import read_compound
+from engines.products.compound_reading import animal_kinds, form_compound, read_compound
 from engines.products.modifiers import regional
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.joins import joined, phrase_alternatives
@@ -241,7 +241,7 @@ class RequestReader:
         if "gluten" in avoid and "gluten_free" not in claims:  # "without gluten" asks for gluten-free
             claims.append("gluten_free")
             request.notes.append("read 'no gluten' as gluten-free")
-        request.kinds = tuple(kinds)
+        request.kinds = tuple(kinds or animal_kinds(self, terms))
         request.claims = tuple(dict.fromkeys(claims))
         request.avoid = frozenset(avoid)
         request.uses = tuple(dict.fromkeys(uses))
@@ -303,7 +303,7 @@ class RequestReader:
         whole = bool(self.languages.translations(word) and word in self.languages.lexicon
                      or any(self.languages.translations(b) for b in self.languages.lemmas(typed)
                             if len(b) >= len(word) - 3)  # an inflection's base ("strawberries"), no stem cut short
-                     or any(self._known(o) for o in regional(word)))  # "filmjölk": Finland's "fil" (modifiers.py)
+                     or any(self._known(o) for o in regional(word))) and not form_compound(self, word)  # "filmjölk": Finland's "fil" (modifiers.py)
         for head in () if whole else self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]

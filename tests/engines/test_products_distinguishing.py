@@ -110,3 +110,53 @@ def test_base_forms_come_from_the_shipped_table_without_simplemmas_dictionaries(
     assert LemmaTable().get_dictionary("sv").get("köttbullar") == "köttbulle"
     assert LemmaTable().get_dictionary("fi").get("zzzz") is None
     assert default_words().base("kaurajuomaa") == "kaurajuoma"  # simplemma's affix rule over the table
+
+
+WORDS_IN_OTHER_FORMS = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
+                        "1;Lohifilee;Kala;400 g\n"
+                        "2;Lohi, savustettu;Kala;200 g\n"
+                        "3;Riisijuoma, mantelinmakuinen;Kasvijuomat;1 l\n"
+                        "4;Kaurajuoma;Juomat;1 l\n"
+                        "5;Jauheliha, lampaan;Liha;400 g\n"
+                        "6;Jauheliha, naudan;Liha;400 g\n"
+                        "7;Macaroni and cheese;Valmisruoka;200 g\n"
+                        "8;Dark chocolate 70% cacao;Makeiset;100 g\n"
+                        "9;Maito;Meijeri;1 l\n"
+                        "10;Petto di pollo;Liha;300 g\n"
+                        "11;Kanan koipi;Liha;300 g\n"
+                        "12;Manteli, kuorittu;Pähkinät;200 g\n")  # the shop names almonds: "manteli" is checkable
+
+
+@pytest.fixture(scope="module")
+def forms_shop(tmp_path_factory):
+    path = tmp_path_factory.mktemp("forms") / "shop.csv"
+    path.write_text(WORDS_IN_OTHER_FORMS, encoding="utf-8")
+    engine = ProductsEngine(path)
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("text, first", [
+    ("laxfilé", "Lohifilee"),  # a compound Fineli's names hold whole, read by its parts: lax (salmon) + filé
+    ("lammasfärs", "Jauheliha, lampaan"),  # Finnish lammas + Swedish färs: simplemma's "lammas" is no base form of it
+    ("mac and cheese", "Macaroni and cheese"),  # "mac" starts "macaroni"
+    ("dark chocolate", "Dark chocolate 70% cacao"),  # cacao is no flavour of a chocolate
+    ("kycklingbröst", "Petto di pollo"),  # bröst and petto are one form (modifiers.FORMS), kyckling and pollo one animal
+])
+def test_a_word_carried_in_another_form_keeps_the_row_the_thing(forms_shop, text, first):
+    found, rows = answer(forms_shop, text)
+    assert "not_sold" not in found.extras["flags"]
+    assert rows[0][0] == first and rows[0][1] in ("exact", "variant")
+
+
+def test_a_row_led_by_another_sources_name_is_a_standin_and_not_sold_is_said(forms_shop):
+    found, rows = answer(forms_shop, "mantelijuoma")
+    assert "not_sold" in found.extras["flags"]
+    rice = next(r for r in rows if r[0].startswith("Riisijuoma"))
+    assert rice[1] == "standin" and "only its flavour" in rice[2]
+
+
+def test_an_animal_no_row_names_in_any_language_is_not_sold(forms_shop):
+    found, rows = answer(forms_shop, "goat milk")
+    assert "not_sold" in found.extras["flags"]
+    assert ("Maito", "standin") in [r[:2] for r in rows]
