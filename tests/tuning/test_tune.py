@@ -130,6 +130,7 @@ def test_tune_adopts_a_setting_that_wins_held_out_and_the_next_eval_names_and_sc
     assert main(["tune", "shelf", "--corpus", str(corpus), "--judgements", str(grades), "--adopt", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["changes"]["shortness"] > 0 and out["held_out_score"] > out["today_score"]
+    assert out["recommended"] == out["best"]
     assert out["left_out"] == ["depth"] and out["adopted"] and out["verdict"] == "not tested (under 10 queries, a paired t-test is decided by one query's swing)"
     assert [h["query"] for h in out["hurts"]] == [] and len(out["helps"]) == len(WORDS)
     assert main(["settings", "shelf", "--corpus", str(corpus), "--json"]) == 0

@@ -50,6 +50,7 @@ class Tuned:
                 "held_out_score": round(self.held_out_score, 4), "best_in_sample": round(self.best_score, 4),
                 "helps": [{"query": q, "today": round(a, 4), "held_out": round(b, 4)} for q, a, b in self.helps],
                 "hurts": [{"query": q, "today": round(a, 4), "held_out": round(b, 4)} for q, a, b in self.hurts],
+                "recommended": self.best if self.changes() and self.held_out_score > self.today_score else self.today,
                 "p": self.p, "verdict": self.verdict, "seconds": round(self.seconds, 1), "left_out": self.left_out}
 
 
