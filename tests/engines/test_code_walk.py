@@ -138,7 +138,9 @@ def test_the_command_line_shows_each_rows_language(tmp_path):
     repo = Path(__file__).resolve().parents[2]
     text = subprocess.run(run, cwd=repo, capture_output=True, text=True, timeout=120)
     assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
-    rows = [line.split() for line in text.stdout.splitlines() if ".go:" in line or ".rs:" in line]
+    # a row meaning moved says so beside its tier (lexical ↑ / ↓, issue 63): not a column of its own
+    rows = [[t for t in line.split() if t not in ("↑", "↓")] for line in text.stdout.splitlines()
+            if ".go:" in line or ".rs:" in line]
     assert {("flags.go:3", "go"), ("flags.rs:1", "rust")} <= {(r[-4], r[-3]) for r in rows}, text.stdout
     answer = json.loads(subprocess.run(run + ["--json"], cwd=repo, capture_output=True, text=True, timeout=120).stdout)
     assert {h["language"] for h in answer["hits"]} >= {"go", "rust"}  # the envelope: a code row's `language`

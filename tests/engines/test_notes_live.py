@@ -120,7 +120,7 @@ def semantic_score(engine, query, note_id) -> float | None:
     answer = ask(engine, query, tiers=("semantic",))  # the semantic tier alone: the words tier may find it too
     hits = [h for h in answer.hits if h.id == note_id]
     assert all(h.tier == "semantic" and h.marker == "≈" for h in hits), hits
-    return hits[0].score if hits else None
+    return hits[0].extras["passage"] if hits else None  # its best passage's cosine (the score ranks: issue 61)
 
 
 def caught_up(engine, query, note_id):
@@ -143,7 +143,7 @@ def test_meaning_follows_an_edit_once_the_background_index_catches_up(live, embe
     score = eventually(lambda: caught_up(engine, MOWER_QUERY, "garden/pond.md"), INDEX_WAIT_S, "the edit's meaning")
     assert semantic_score(engine, POND_QUERY, "garden/pond.md") is None, "the old text's vector still answers"
 
-    # The score is the new text's, embedded afresh: best passage cosine, as the engine scores a note.
+    # The row's passage cosine is the new text's, embedded afresh: its best passage, as the floor reads it.
     note = next(n for n in engine.notes if n.id == "garden/pond.md")
     query = embedder.embed([MOWER_QUERY], "query")[0]
     fresh = float(np.max(embedder.embed(passages(note), "document") @ query))
