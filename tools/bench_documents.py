@@ -24,7 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-READING = Path("/work/shared/data/notes/reading")
+sys.path.insert(0, str(ROOT))
+from engines.locations import shared_data  # noqa: E402
+
+READING = shared_data() / "notes" / "reading"  # ../shared/data beside the checkout (OLAI_SHARED_DATA)
 # answered by the words tier (no note holds every word), so the words index is built and saved, as a person's
 # first query does; a query that exact alone fills never builds it, and the next open reads again
 QUERY = "how lenders loosen their standards in good times"

@@ -15,6 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
+from engines.locations import shared_data
 from engines.notes.engine import NotesEngine
 
 HERE = Path(__file__).resolve().parent
@@ -23,7 +24,7 @@ CONFIGS = {"exact": ("exact",), "words": ("words",), "semantic": ("semantic",), 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpus", default="/work/shared/data/notes/reading")
+    parser.add_argument("--corpus", default=str(shared_data() / "notes" / "reading"))
     parser.add_argument("--tiers", default=",".join(CONFIGS))
     parser.add_argument("--no-wait", action="store_true",
                         help="meaning as a one-shot search without --wait has it: the static vectors stand in "
