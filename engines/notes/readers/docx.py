@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from engines.notes.readers import Document, Section, Unreadable
-from engines.notes.readers.xml_text import events, local
+from engines.notes.readers.xml_text import events, first_title
 from engines.notes.readers.zipped import Container
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -39,7 +39,7 @@ def read(data: bytes) -> Document:
     sections = [s for s in sections if s.text.strip() or s.heading]
     if not sections:
         raise Unreadable("no text")
-    return Document(core_title(box) or title or next((s.heading for s in sections if s.heading), ""), sections)
+    return Document(first_title(box.read("docProps/core.xml"), "docProps/core.xml") or title or next((s.heading for s in sections if s.heading), ""), sections)
 
 
 def paragraphs(xml: bytes, what: str):
@@ -61,14 +61,3 @@ def paragraphs(xml: bytes, what: str):
         heading = "title" if value.lower() == "title" else "heading" if _HEADING_STYLE.match(value) else ""
         element.clear()
         yield heading, " ".join("".join(parts).split())
-
-
-def core_title(box: Container) -> str:
-    """dc:title of docProps/core.xml (Word's File > Properties), or ""."""
-    core = box.read("docProps/core.xml")
-    if core is None:
-        return ""
-    for event, element in events(core, "docProps/core.xml"):
-        if event == "end" and local(element.tag) == "title":
-            return " ".join((element.text or "").split())
-    return ""

@@ -5,7 +5,7 @@ tables and footnotes (``text:note``) are words; the title is meta.xml's dc:title
 from __future__ import annotations
 
 from engines.notes.readers import Document, Section, Unreadable
-from engines.notes.readers.xml_text import events, local
+from engines.notes.readers.xml_text import events, first_title
 from engines.notes.readers.zipped import Container
 
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
@@ -29,7 +29,7 @@ def read(data: bytes) -> Document:
     sections = [s for s in sections if s.text.strip() or s.heading]
     if not sections:
         raise Unreadable("no text")
-    return Document(_meta_title(box) or next((s.heading for s in sections if s.heading), ""), sections)
+    return Document(first_title(box.read("meta.xml"), "meta.xml") or next((s.heading for s in sections if s.heading), ""), sections)
 
 
 def _words(element) -> str:
@@ -46,13 +46,3 @@ def _words(element) -> str:
             parts.append(_words(child))
         parts.append(child.tail or "")
     return "".join(parts)
-
-
-def _meta_title(box: Container) -> str:
-    meta = box.read("meta.xml")
-    if meta is None:
-        return ""
-    for event, element in events(meta, "meta.xml"):
-        if event == "end" and local(element.tag) == "title":
-            return " ".join((element.text or "").split())
-    return ""

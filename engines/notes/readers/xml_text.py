@@ -20,3 +20,14 @@ def events(data: bytes, what: str):
 
 def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
+
+
+def first_title(data: bytes | None, what: str) -> str:
+    """The text of the first ``title`` element of a metadata part (DOCX's docProps/core.xml ``dc:title``,
+    ODT's meta.xml ``dc:title``), spaces folded; "" where the part is absent or holds none."""
+    if data is None:
+        return ""
+    for event, element in events(data, what):
+        if event == "end" and local(element.tag) == "title":
+            return " ".join((element.text or "").split())
+    return ""
