@@ -49,14 +49,22 @@ class SwedishConfigs(IdConfigs):
 
 
 def swedish_suite(progress, queries: Path | None = None, corpus: Path = CATALOGUE, dev: Path = DEV) -> Suite:
+    return requests_suite("fineli_sv", corpus, dev, progress, queries)
+
+
+def requests_suite(name: str, corpus: Path, dev: Path, progress, queries: Path | None = None,
+                   configs: type[SwedishConfigs] = SwedishConfigs, columns: tuple = COLUMNS,
+                   summed: frozenset = SUMMED) -> Suite:
+    """A suite of requests in this set's shape (load_swedish_requests) over ``corpus``, scored by ``configs``
+    (fineli_sv's own, and the ``words`` sets' with a count more: engines/eval/words/configs.py)."""
     need(corpus)
-    asked = [Request(f"fineli_sv-{n}", r.text, {i: 1.0 for i in r.right}, "dev", spec=r)
+    asked = [Request(f"{name}-{n}", r.text, {i: 1.0 for i in r.right}, "dev", spec=r)
              for n, r in enumerate(load_swedish_requests(dev), start=1)]
     if queries is not None:  # read to report, never to tune
         need(queries)
-        asked += [Request(f"fineli_sv-heldout-{n}", r.text, {i: 1.0 for i in r.right}, "heldout", spec=r)
+        asked += [Request(f"{name}-heldout-{n}", r.text, {i: 1.0 for i in r.right}, "heldout", spec=r)
                   for n, r in enumerate(load_swedish_requests(queries), start=1)]
-    setup = SwedishConfigs(corpus, progress=progress)
+    setup = configs(corpus, progress=progress)
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
         engine = setup.engine()
@@ -64,6 +72,6 @@ def swedish_suite(progress, queries: Path | None = None, corpus: Path = CATALOGU
         return [Verdict(pid, engine.products[engine.catalogue.by_id[pid]].name, None, pid in request.spec.right,
                         False, labels[n] if n < len(labels) else None) for n, pid in enumerate(ranked)]
 
-    return Suite("products", "fineli_sv", asked, setup.factories(), COLUMNS, verdicts, score_outcome=setup.score,
-                 summed=SUMMED, percent=frozenset(c for c in COLUMNS if c not in SUMMED and "ms" not in c),
+    return Suite("products", name, asked, setup.factories(), columns, verdicts, score_outcome=setup.score,
+                 summed=summed, percent=frozenset(c for c in columns if c not in summed and "ms" not in c),
                  salt=f"{corpus.resolve()}|{setup.salt()}", close=setup.close, setup=setup)

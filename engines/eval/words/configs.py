@@ -8,13 +8,12 @@ requests whose answer calls a stand-in the thing asked for (``standin_exact`` be
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
 
-from engines.eval.fineli_sv.configs import SwedishConfigs
+from engines.eval.fineli_sv.configs import SwedishConfigs, requests_suite
 from engines.eval.fineli_sv.configs import score as id_score
-from engines.eval.fineli_sv.load import LANGS, load_swedish_requests
+from engines.eval.fineli_sv.load import LANGS
 from engines.eval.runner import Outcome, Request
-from engines.eval.suite import Suite, Verdict, need
+from engines.eval.suite import Suite
 from engines.locations import fixtures_dir
 
 HERE = Path(__file__).resolve().parent
@@ -52,22 +51,5 @@ class WordsConfigs(SwedishConfigs):
 
 
 def words_suite(name: str, data: Path | None, progress, queries: Path | None = None) -> Suite:
-    corpus = corpus_of(name, data)
-    need(corpus)
-    asked = [Request(f"{name}-{n}", r.text, {i: 1.0 for i in r.right}, "dev", spec=r)
-             for n, r in enumerate(load_swedish_requests(DEV[name]), start=1)]
-    if queries is not None:  # read to report, never to tune
-        need(queries)
-        asked += [Request(f"{name}-heldout-{n}", r.text, {i: 1.0 for i in r.right}, "heldout", spec=r)
-                  for n, r in enumerate(load_swedish_requests(queries), start=1)]
-    setup = WordsConfigs(corpus, progress=progress)
-
-    def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
-        engine = setup.engine()
-        labels = extras.get("labels") or []
-        return [Verdict(pid, engine.products[engine.catalogue.by_id[pid]].name, None, pid in request.spec.right,
-                        False, labels[n] if n < len(labels) else None) for n, pid in enumerate(ranked)]
-
-    return Suite("products", name, asked, setup.factories(), COLUMNS, verdicts, score_outcome=setup.score,
-                 summed=SUMMED, percent=frozenset(c for c in COLUMNS if c not in SUMMED and "ms" not in c),
-                 salt=f"{corpus.resolve()}|{setup.salt()}", close=setup.close, setup=setup)
+    return requests_suite(name, corpus_of(name, data), DEV[name], progress, queries, configs=WordsConfigs,
+                          columns=COLUMNS, summed=SUMMED)
