@@ -51,6 +51,10 @@ class EngineSpec:
     # ``options`` holds every index option by name; BadInput for a bad combination (exit 2).
     index_options: tuple[Option, ...] = ()
     index_command: Callable[[Callable[[], Engine], dict[str, Any], Console], int] | None = None
+    # check(corpus): BadInput for a corpus open() would refuse before reading anything, found without
+    # reading it (products: a folder with no product file). The workbench runs it before it draws, so a
+    # bad corpus is one line however slowly the open itself starts on a loaded machine.
+    check: Callable[[Path], None] | None = None
 
 
 _REGISTRY: Declared[str, EngineSpec] = Declared()
@@ -194,6 +198,12 @@ def _open_products(corpus: Path, wait_for_index: bool = False) -> Engine:
     return open_configured(corpus, wait_for_index=wait_for_index)
 
 
+def _check_products(corpus: Path) -> None:
+    from engines.products.catalogue import refuse_at_once
+
+    refuse_at_once(corpus)
+
+
 def _publish_products(open_engine: Callable[[], Engine], options: dict[str, Any], console: Console) -> int:
     from engines.products.publishing import publish_command
 
@@ -263,7 +273,7 @@ register(EngineSpec("products", "a product catalogue: hard rules, fused recall, 
                     corpus_urls=("sqlite://", "postgresql://", "postgres://"),  # = products.database.SCHEMES (test)
                     sample_query="laktoositon maito 1 l",
                     cheap_query="Latte parziamente scremato",  # a product's name said outright
-                    index_options=PRODUCTS_INDEX, index_command=_publish_products,
+                    index_options=PRODUCTS_INDEX, index_command=_publish_products, check=_check_products,
                     engine_class=_class("engines.products.engine", "ProductsEngine")))
 register(EngineSpec("code", "source code: symbols ranked by BM25; an opt-in embedding tier; source never leaves",
                     _open_code, _demo("code"),

@@ -142,8 +142,13 @@ def build_workbench(corpora: Mapping[str, Path | None] | None = None, pane: str 
         if open_wait_s is None:
             first.load()
         else:
-            # yours, named on the command line: a bad one is said now, in one line; the wait ends as soon as
-            # the open says it is under way (a warm vault's read-back, at once) or ends
+            # yours, named on the command line: a bad one is said now, in one line. What the engine can
+            # refuse without reading is checked here, not raced against the wait (a loaded machine once
+            # let the empty products folder's refusal arrive after it, and the app drew with no terminal);
+            # the wait ends as soon as the open says it is under way (a warm vault's read-back) or ends
+            check = registry.spec(pane).check
+            if check is not None and first.corpus is not None:
+                check(first.corpus)
             first.open_for(open_wait_s, until=opening.under_way)
     opening.detach()  # the terminal is the app's from here
     said = list(notices or [])

@@ -189,14 +189,27 @@ def test_the_command_line_opens_the_app_on_that_pane(monkeypatch):
     assert seen == {"corpora": {"products": PRODUCTS_DEMO}, "pane": "products"}
 
 
-def test_a_bad_corpus_of_yours_is_one_line_and_status_2(tmp_path, capsys):
+def test_a_bad_corpus_of_yours_is_one_line_and_status_2(tmp_path, capsys, monkeypatch):
+    """However slowly the open starts (a loaded machine once let the refusal arrive after the workbench's
+    wait, and the app drew with no terminal): the open here takes 2 s, the folder holds no product file."""
+    import time
+
+    from engines.products import configured
+    from olai_tui.app import WorkbenchApp
     from olai_tui.workbench import run_app
 
+    opened = configured.open_configured
+    monkeypatch.setattr(configured, "open_configured", lambda *a, **k: time.sleep(2) or opened(*a, **k))
+    drawn = []
+    monkeypatch.setattr(WorkbenchApp, "run", lambda self, *a, **k: drawn.append(self))  # never a terminal here
     empty = tmp_path / "no-products"
-    empty.mkdir()
+    (empty / "notes").mkdir(parents=True)
+    (empty / "notes" / "readme.txt").write_text("not a catalogue")
     assert run_app({"products": empty}, pane="products") == 2
     err = capsys.readouterr().err
-    assert err.startswith("olai-tui: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert not drawn
+    assert err.startswith("olai-tui: ") and "no product files" in err and err.count("\n") == 1
+    assert "Traceback" not in err
 
 
 def test_the_default_corpora_are_the_fixtures():
