@@ -119,3 +119,16 @@ def no_egress(monkeypatch):
     yield guard
     if guard.attempts and not guard.expected:
         pytest.fail(f"the test tried to leave the machine: {guard.attempts}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def no_terminal_app(monkeypatch):
+    """A test that starts a Textual app on the terminal fails at once rather than waiting forever for keys
+    (a loaded CI run once hung so: run_app drew the workbench when a refusal came after its wait).
+    Pilot tests drive apps through ``run_test``, which never calls ``App.run``."""
+    from textual.app import App
+
+    def refuse(self, *args, **kwargs):
+        raise RuntimeError(f"a test started {type(self).__name__} on the terminal (App.run); use run_test")
+
+    monkeypatch.setattr(App, "run", refuse)
