@@ -244,6 +244,12 @@ def said_in_force(engine: str) -> str | None:
     return ", ".join(changed) or None
 
 
+def source_of(engine: str, name: str) -> str:
+    """Where the value in force of ``engine``'s knob ``name`` came from (default, config.toml, this corpus)."""
+    with _LOCK:
+        return (_FROM.get(engine) or {}).get(name, DEFAULT)
+
+
 def in_force(engine: str) -> dict[str, Any]:
     """The values set in force for ``engine`` (empty: none set, every default)."""
     return dict(_IN_FORCE.get(engine) or {})
