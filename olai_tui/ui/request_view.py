@@ -121,11 +121,15 @@ class RequestScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.draw_heads()
+        for i, name in enumerate(self.row["configs"]):
+            self.query_one(f"#rows-{i}", Static).update(verdict_rows(self.verdicts[name]))
+        if self.row["configs"]:
+            self.query_one("#scroll-0").focus()
+
+    def draw_heads(self) -> None:
         show_ms = getattr(self.app, "format_ms", format_ms)
         for i, (name, got) in enumerate(self.row["configs"].items()):
             verdicts = self.verdicts[name]
             head = column_head(name, got, verdicts, self.suite.columns, self.suite.percent, show_ms, self.suite.summed)
             self.query_one(f"#head-{i}", Static).update(head)
-            self.query_one(f"#rows-{i}", Static).update(verdict_rows(verdicts))
-        if self.row["configs"]:
-            self.query_one("#scroll-0").focus()
