@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 from engines.eval.runner import Table
 from engines.eval.catalogue import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
 from engines.eval.judgements.suite import DATASET as JUDGED, SHOWN, open_judged
+from engines.eval.tune.trial import indexed
 from olai_tui.evaluate import cell
 from olai_tui.ui import evaluation_fit as fit
 from olai_tui.ui.evaluation_grades import EvaluationGrades
@@ -245,7 +246,9 @@ class EvaluationScreen(EvaluationGrades, Screen):
         self._close_suite()
         graded = self.graded.get(f"{engine}/{dataset}")
         if graded is not None:  # the pane's own engine, left open when the screen closes the suite
-            self.suite = open_judged(graded.engine_now(), graded.corpus_now(), close_engine=False)
+            engine = graded.engine_now()
+            indexed(engine, lambda done, of, what: progress(done, of))  # scored on the index `olai-tui eval` waits for
+            self.suite = open_judged(engine, graded.corpus_now(), close_engine=False)
             for note in self.suite.notes:
                 say(note)
         else:

@@ -67,4 +67,7 @@ class EvaluationGrades:
             return
         graded = self.graded.get(f"{suite.engine}/{JUDGED}")  # type: ignore[attr-defined]
         self.app.push_screen(SettingsScreen(suite, graded.label if graded else suite.corpus,  # type: ignore[attr-defined]
-                                            on_graded=self.grades_changed))
+                                            on_graded=self.grades_changed, on_adopted=self._adopted))
+
+    def _adopted(self, kept: str) -> None:
+        self.say(f"{kept} adopted: r runs again with it (the figures here are from before)", "italic")  # type: ignore[attr-defined]

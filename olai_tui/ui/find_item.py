@@ -41,7 +41,8 @@ class FindItemScreen(ModalScreen):
     DEFAULT_CSS = """
     FindItemScreen { align: center middle; }
     FindItemScreen #find { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
-    FindItemScreen #said { height: auto; color: $text-muted; }
+    FindItemScreen #title, FindItemScreen #said { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    FindItemScreen #said { color: $text-muted; }
     FindItemScreen #found { height: 1fr; }
     FindItemScreen #found > .option-list--option { text-wrap: nowrap; text-overflow: ellipsis; }
     """
@@ -63,7 +64,7 @@ class FindItemScreen(ModalScreen):
         yield Footer()
 
     def _help(self) -> Text:
-        return Text("↓ to the list · 0-3 grade the highlighted item (again clears) · esc back", style="dim")
+        return Text("↓ to the list · 0-3 grade the highlighted item (again clears)", style="dim")
 
     def on_mount(self) -> None:
         self.query_one("#typed", Input).focus()

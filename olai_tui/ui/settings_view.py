@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Request
-from engines.eval.tune.trial import Delta, Trial, step, try_setting
+from engines.eval.tune.trial import Delta, Trial, indexed, step, try_setting
 from engines.knobs import CONFIG, CORPUS, DEFAULT, knobs_of, source_of
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import first_fitting, one_line
@@ -72,7 +72,8 @@ class SettingsScreen(Screen):
     SettingsScreen #deltas { height: 1fr; }
     """
 
-    def __init__(self, suite, label: str, on_graded: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, suite, label: str, on_graded: Callable[[], None] = lambda: None,
+                 on_adopted: Callable[[str], None] = lambda said: None) -> None:
         super().__init__()
         self.suite = suite
         self.label = label
@@ -82,6 +83,7 @@ class SettingsScreen(Screen):
         self.tried: dict = {}
         self.trial: Trial | None = None
         self.on_graded = on_graded  # the evaluation view scores its run again too
+        self.on_adopted = on_adopted  # and says its figures were measured before the setting adopted
         self.running = False
         self._leaving = False
         self._one_at_a_time = threading.Lock()  # knobs.trying lays values over the process's: never two at once
@@ -216,12 +218,12 @@ class SettingsScreen(Screen):
         worker = get_current_worker()
         last = [0.0]
 
-        def tick(done: int, of: int) -> None:
+        def tick(done: int, of: int, what: str = "") -> None:
             if worker.is_cancelled or self._leaving:
                 raise _Stopped
             if done >= of or time.monotonic() - last[0] >= PROGRESS_EVERY_S:
                 last[0] = time.monotonic()
-                self.app.call_from_thread(self._progress, setting, done, of)
+                self.app.call_from_thread(self._progress, setting, done, of, what)
 
         from engines.eval.tune.search import answers_of
 
@@ -229,6 +231,7 @@ class SettingsScreen(Screen):
             if worker.is_cancelled or self._leaving:
                 return
             try:
+                indexed(self.engine, lambda done, of, what: tick(done, of, what))
                 trial = try_setting(answers_of(self.engine), self.knobs, requests, setting, tick)
             except _Stopped:
                 return
@@ -239,10 +242,13 @@ class SettingsScreen(Screen):
         if not worker.is_cancelled and not self._leaving:
             self.app.call_from_thread(self._tried, trial)
 
-    def _progress(self, setting: dict, done: int, of: int) -> None:
+    def _progress(self, setting: dict, done: int, of: int, what: str = "") -> None:
         if self.is_attached and setting == self.tried:
-            self.say(f"re-scoring: {done}/{of} answers with " + ", ".join(f"{k} {shown(v)}" for k, v in setting.items()),
-                     "italic")
+            if what:  # the meaning index is still being built: the trial waits for it (trial.indexed)
+                self.say(f"waiting for the index first: {what} {done:,}/{of:,}", "italic")
+            else:
+                self.say(f"re-scoring: {done}/{of} answers with " + ", ".join(f"{k} {shown(v)}" for k, v in setting.items()),
+                         "italic")
 
     def _failed(self, text: str) -> None:
         self.running = False
@@ -292,7 +298,7 @@ class SettingsScreen(Screen):
             return
         delta = self.trial.deltas()[event.option_index]
         row = next(r for r in self.trial.table.requests if r["id"] == delta.id)
-        self.app.push_screen(GradedRequestScreen(self.suite, row, "in force → tried", on_graded=self.grades_changed))
+        self.app.push_screen(GradedRequestScreen(self.suite, row, "trial", on_graded=self.grades_changed))
 
     # -- keeping it, or not ----------------------------------------------------------------------
     def action_adopt(self) -> None:
@@ -316,6 +322,7 @@ class SettingsScreen(Screen):
         self.tried, self.trial = {}, None
         self._draw()
         self.say(f"adopted for this corpus: {kept}, in force for every search of it (written to {path})", "bold green")
+        self.on_adopted(kept)
 
     def action_discard(self) -> None:
         if not self.tried:

@@ -22,7 +22,7 @@ from engines import knobs as knobs_module, registry
 from engines.answer import Batch, Hit, TierReport
 from engines.contract import Engine, EngineStatus, Passage, Ranked, ranked_by_search
 from engines.eval.judgements.store import Judgements
-from engines.knobs import CORPUS, Knob, Knobs, corpora_path, source_of
+from engines.knobs import CORPUS, Knob, Knobs, corpora_path, resolve, source_of
 from olai_tui.ui.evaluation import EvaluationScreen
 from olai_tui.ui.find_item import FindItemScreen
 from olai_tui.ui.graded_request import GradedRequestScreen
@@ -166,6 +166,9 @@ async def test_a_knob_changed_moves_every_query_and_the_total_and_adopt_writes_i
         kept = json.loads(corpora_path().read_text())["pantry"]
         assert [entry["settings"] for entry in kept.values()] == [{"shortness": 0.125}]
         assert PANTRY_KNOBS.value("shortness") == 0.125 and source_of("pantry", "shortness") == CORPUS
+        # keyed as `tune --adopt` keys it: the next open of this corpus (any face) has it in force
+        assert resolve(PANTRY_KNOBS, pantry).values["shortness"] == 0.125
+        assert "adopted: r runs again" in str(app.screen_stack[-2].query_one("#status").render())
         assert settings.tried == {} and "adopted for this corpus" in str(settings.query_one("#said").render())
         assert "0.125 corpus" in str(settings.query_one("#knobs", OptionList).get_option_at_index(0).prompt)
 
@@ -241,3 +244,28 @@ async def test_an_item_no_answer_shows_is_found_by_title_or_path_and_graded(pant
         assert str(find.query_one("#found", OptionList).get_option_at_index(0).prompt).startswith("2 ")
         # a relevant item no answer holds lowers the query's nDCG: the ideal now has it
         assert screen.evaluated.tables[0].metrics["answer"]["ndcg@10"] < before
+
+
+async def test_your_grades_are_offered_for_a_pane_not_opened_yet_and_run_opens_it(pantry, tmp_path, monkeypatch):
+    from engines.notes.engine import NotesEngine
+    from tests.snapshot_app import DEMO
+
+    monkeypatch.setenv("OLAI_RECALL", "off")
+    notes = NotesEngine(DEMO, embedder=None, cache_dir=str(tmp_path / "notes-cache"))
+    app = build_workbench(engines={"notes": notes, "pantry": lambda: PantryEngine(pantry)}, keys=KeyConfig(),
+                          labels={"notes": "fixtures/notes", "pantry": "pantry.txt"}, app_class=SnapshotWorkbench,
+                          watch=False, pane="notes")
+    async with app.run_test(size=SIZE) as pilot:
+        adapter = next(p.adapter for p in app.panes if p.adapter.name == "pantry")
+        assert not adapter.made  # never shown
+        open_evaluation(app, "notes")
+        await wait_until(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        await pilot.pause()
+        screen = app.screen
+        assert ("pantry · your grades (pantry.txt)", "pantry/judged") in screen.choices()
+        screen.query_one("#dataset", Select).value = "pantry/judged"
+        await pilot.pause()
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not screen.busy and screen.evaluated is not None, timeout=30)
+        assert adapter.made and set(screen.evaluated.tables[0].metrics) == {"words", "answer"}
+    notes.close()

@@ -90,6 +90,14 @@ def keep(knobs: Knobs, corpus, setting: Mapping[str, Any], why: str = "") -> Pat
     return path
 
 
+def indexed(engine, progress: Callable[[int, int, str], None] | None = None, seconds: float = 3600.0) -> None:
+    """Wait until what the engine's default tiers need is indexed (``progress(done, of, what)`` meanwhile):
+    a trial answered while the meaning index grows would show the index's change as the setting's (the
+    demo notebook's answer scored 0.278 before its index was built, 0.877 after). `olai-tui eval` and
+    `tune` open their engine waiting for the index; the workbench's engine is already open, so it waits here."""
+    engine.wait_for(None, seconds, progress)
+
+
 def steps(knob, current: Any) -> list:
     """The values the settings view steps ``knob`` through: every whole number of a short int range, else
     nine points over the range, with the default and ``current`` among them; a choice knob's choices."""
@@ -99,7 +107,7 @@ def steps(knob, current: Any) -> list:
         points = list(range(int(knob.low), int(knob.high) + 1))
     else:
         points = [knob.low + (knob.high - knob.low) * i / 8 for i in range(9)]
-        points = [int(round(p)) for p in points] if knob.kind == "int" else [round(p, 4) for p in points]
+        points = [int(round(p)) for p in points] if knob.kind == "int" else [round(p, 3) for p in points]
     return sorted(set(points) | {knob.default, current})
 
 
