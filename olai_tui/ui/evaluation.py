@@ -6,6 +6,9 @@ through engines/eval/suite.py in a thread worker (a bar says done/of), then show
 some configuration's first row is wrong. Enter on a request shows each configuration's top rows side
 by side, judged: ✓ right, ✗ wrong (with its gain or label), a wrong first row drawn red and said in
 its column's head, ⚠ rule where a product breaks a rule the request stated (food).
+
+"Your grades" (your_grades.py) is offered for every pane: a query opened from it is graded there, a
+grade scores the run again, and ``s`` tries the engine's settings on the grades (evaluation_grades.py).
 """
 
 from __future__ import annotations
