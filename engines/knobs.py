@@ -294,6 +294,18 @@ def adopt(knobs: Knobs, corpus, values: Mapping[str, Any], why: str = "") -> Pat
     return path
 
 
+def keep(knobs: Knobs, corpus, values: Mapping[str, Any], why: str = "") -> Path:
+    """``values`` adopted for ``corpus`` over the corpus's own values they do not name, and put in force
+    in this process now: what `olai-tui tune --adopt` and the workbench's settings view write. A knob the
+    corpus has by hand and a tune leaves alone (code's BM25 k1, read at build) keeps its value: a tune's
+    setting names only the knobs it moves, and :func:`adopt` replaces the corpus's settings whole."""
+    found = resolve(knobs, corpus)
+    own = {name: value for name, value in found.values.items() if found.sources[name] == CORPUS}
+    path = adopt(knobs, corpus, {**own, **values}, why)
+    put_in_force(knobs, corpus)
+    return path
+
+
 def knobs_of(engine_or_class) -> Knobs | None:
     found = getattr(engine_or_class, "knobs", None)
     return found if isinstance(found, Knobs) and len(found) else None

@@ -302,7 +302,7 @@ class SettingsScreen(Screen):
 
     # -- keeping it, or not ----------------------------------------------------------------------
     def action_adopt(self) -> None:
-        from engines.eval.tune.trial import keep
+        from engines.knobs import keep
 
         if not self.tried:
             self.say("nothing tried to adopt: ←/→ change a setting first", "italic")

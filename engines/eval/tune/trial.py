@@ -6,7 +6,7 @@ answers every graded query twice through the one runner (engines/eval/runner.py)
 in force, and with the tried values laid over them (knobs.trying). Each query's nDCG@10 under both is
 its delta; the means are the total. A grade changed since is scored again from the kept answers
 (judgements/rescore.py), not answered again. Keeping a tried setting goes through the one writer
-``tune --adopt`` uses (knobs.adopt) and puts it in force in this process at once.
+``tune --adopt`` uses (knobs.keep) and puts it in force in this process at once.
 
 In sample, not cross-validated: the view shows what a change does on the very queries a person is
 looking at; ``olai-tui tune`` is the guarded search (folds.py), and the view says so.
@@ -15,13 +15,12 @@ looking at; ``olai-tui tune`` is the guarded search (folds.py), and the view say
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from engines.eval.judgements.rescore import rescored
 from engines.eval.judgements.suite import DATASET, judged_metrics
 from engines.eval.runner import Request, Table, run
-from engines.knobs import CORPUS, Knobs, adopt, put_in_force, resolve, trying
+from engines.knobs import Knobs, trying
 
 IN_FORCE, TRIED = "in force", "tried"
 FIGURE = "ndcg@10"
@@ -78,16 +77,6 @@ def try_setting(answer: Callable[[str], list[str]], knobs: Knobs, requests: Sequ
     table = run(knobs.engine, DATASET, list(requests), {IN_FORCE: config({}), TRIED: config(dict(setting))},
                 split="dev", fresh=True, salt="trial", progress=progress, score=judged_metrics, summed=SUMMED)[0]
     return Trial(knobs.engine, dict(setting), table)
-
-
-def keep(knobs: Knobs, corpus, setting: Mapping[str, Any], why: str = "") -> Path:
-    """``setting`` written as ``corpus``'s own, over the corpus's own values it does not change (what
-    ``tune --adopt`` writes, through knobs.adopt), and put in force for the engine now."""
-    found = resolve(knobs, corpus)
-    own = {name: value for name, value in found.values.items() if found.sources[name] == CORPUS}
-    path = adopt(knobs, corpus, {**own, **setting}, why)
-    put_in_force(knobs, corpus)
-    return path
 
 
 def indexed(engine, progress: Callable[[int, int, str], None] | None = None, seconds: float = 3600.0) -> None:
