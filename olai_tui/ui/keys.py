@@ -36,6 +36,7 @@ DEFAULT_KEYS: dict[str, tuple[str, str]] = {
     "settings": ("s", "evaluation view, your grades: try the engine's settings on every graded query"),
     "setting-down": ("left,minus", "settings: the highlighted setting one step down"),
     "setting-up": ("right,plus", "settings: the highlighted setting one step up"),
+    "type-setting": ("equals_sign", "settings: type a value for the highlighted setting (enter tries it)"),
     "adopt-setting": ("a", "settings: keep the tried setting for this corpus (as `olai-tui tune --adopt`)"),
     "discard-setting": ("d", "settings: discard the tried setting (the values in force again)"),
     "find-item": ("f", "a graded query: find any item of the corpus by title or path, and grade it"),

@@ -20,18 +20,25 @@ from rich.text import Text
 from textual import on, work
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.binding import Binding
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from engines.eval.runner import Request
-from engines.eval.tune.trial import Delta, Trial, indexed, step, try_setting
+from engines.eval.tune.trial import Delta, Trial, indexed, step, try_setting, typed_value
 from engines.knobs import CONFIG, CORPUS, DEFAULT, knobs_of, source_of
 from olai_tui.ui.keys import binding
 from olai_tui.ui.text import first_fitting, one_line
 
 SOURCES = {DEFAULT: "default", CONFIG: "config", CORPUS: "corpus"}
 PROGRESS_EVERY_S = 0.05
+
+
+class ValueBox(Input):
+    """Where a value is typed for the highlighted knob: enter tries it, escape leaves it (not the screen)."""
+
+    BINDINGS = [Binding("escape", "screen.close_box", "Leave the box", show=False)]
 
 
 class _Stopped(Exception):
@@ -58,6 +65,7 @@ class SettingsScreen(Screen):
         binding("close", "app.pop_screen", "Back"),
         binding("setting-down", "step(-1)", "Less"),
         binding("setting-up", "step(1)", "More"),
+        binding("type-setting", "type_value", "Type"),
         binding("adopt-setting", "adopt", "Adopt"),
         binding("discard-setting", "discard", "Discard"),
     ]
@@ -65,6 +73,7 @@ class SettingsScreen(Screen):
     SettingsScreen #title { height: auto; padding: 0 1; background: $panel; }
     SettingsScreen #left { height: 1fr; }
     SettingsScreen #knobs { height: auto; max-height: 12; }
+    SettingsScreen #typed { display: none; }
     SettingsScreen #about { height: 1fr; padding: 0 1; color: $text-muted; }
     SettingsScreen #right { width: 1fr; height: 1fr; padding: 0 1; }
     SettingsScreen #total { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -94,6 +103,7 @@ class SettingsScreen(Screen):
         with Horizontal():
             with Vertical(id="left"):
                 yield OptionList(*self._knob_lines(), id="knobs")
+                yield ValueBox(id="typed")
                 yield Static(id="about")
             with Vertical(id="right"):
                 yield Static(id="total")
@@ -194,7 +204,34 @@ class SettingsScreen(Screen):
     # -- trying a value ----------------------------------------------------------------------------
     def action_step(self, direction: int) -> None:
         knob = self.knobs.knobs[self.query_one("#knobs", OptionList).highlighted or 0]
-        value = step(knob, self.value(knob.name), direction)
+        self.try_value(knob, step(knob, self.value(knob.name), direction))
+
+    def action_type_value(self) -> None:
+        knob = self.knobs.knobs[self.query_one("#knobs", OptionList).highlighted or 0]
+        box = self.query_one("#typed", ValueBox)
+        box.placeholder = f"{knob.name}: {knob.range_said()}, enter tries it"
+        box.value = shown(self.value(knob.name))
+        box.display = True
+        box.focus()
+
+    def action_close_box(self) -> None:
+        box = self.query_one("#typed", ValueBox)
+        box.display = False
+        self.query_one("#knobs", OptionList).focus()
+
+    @on(Input.Submitted, "#typed")
+    def _typed(self, event: Input.Submitted) -> None:
+        knob = self.knobs.knobs[self.query_one("#knobs", OptionList).highlighted or 0]
+        try:
+            value = typed_value(knob, event.value)
+        except ValueError as exc:
+            self.say(f"{knob.name}: {exc}", "bold red")
+            return
+        self.action_close_box()
+        self.try_value(knob, value)
+
+    def try_value(self, knob, value) -> None:
+        """``value`` of ``knob`` tried (its value in force: no longer tried) and every graded query scored."""
         if value == self.knobs.value(knob.name):
             self.tried.pop(knob.name, None)
         else:

@@ -188,6 +188,13 @@ async def test_discard_leaves_the_values_in_force_and_writes_nothing(pantry):
         # the engine answers with the value in force again: today's order, the long line first
         engine = app.panes[0].adapter.engine
         assert [h.id for h in engine.collect("apple", engine.search("apple")).hits] == ["l0", "l1"]
+        # a value typed: one the knob does not take is said, one it takes is tried
+        await pilot.press("equals_sign", "ctrl+u", *"2", "enter")
+        await pilot.pause()
+        assert "outside 0.0..1.0" in str(settings.query_one("#said").render()) and settings.tried == {}
+        await pilot.press("ctrl+u", *"0.3", "enter")
+        await wait_until(pilot, lambda: settings.trial is not None and settings.trial.setting == {"shortness": 0.3})
+        assert settings.focused is settings.query_one("#knobs")
 
 
 async def open_first_request(pilot, screen: EvaluationScreen) -> GradedRequestScreen:

@@ -108,3 +108,15 @@ def step(knob, current: Any, direction: int) -> Any:
     if knob.kind == "choice":
         return values[(at + direction) % len(values)]
     return values[max(0, min(len(values) - 1, at + direction))]
+
+
+def typed_value(knob, text: str) -> Any:
+    """The value a person typed for ``knob``, as the knob takes it; ValueError says why not (one line)."""
+    text = text.strip()
+    if knob.kind == "choice":
+        return knob.check(text)
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number ({knob.range_said()})") from None
+    return knob.check(number)
