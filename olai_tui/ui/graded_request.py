@@ -57,6 +57,7 @@ class GradedRequestScreen(RequestScreen):
         request = self.suite.request(self.row["id"])
         self.verdicts = {name: self.suite.verdicts(request, got["top"], got) for name, got in self.row["configs"].items()}
         self.judged = sum(1 for gain in request.judged.values() if gain > 0)
+        self.query_one("#title", Static).update(self.title_text())
         self._draw_all()
         if self.on_graded is not None:
             self.on_graded()

@@ -251,6 +251,9 @@ async def test_an_item_no_answer_shows_is_found_by_title_or_path_and_graded(pant
         assert str(find.query_one("#found", OptionList).get_option_at_index(0).prompt).startswith("2 ")
         # a relevant item no answer holds lowers the query's nDCG: the ideal now has it
         assert screen.evaluated.tables[0].metrics["answer"]["ndcg@10"] < before
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is request)
+        assert "3 judged relevant" in str(request.query_one("#title").render())  # the crumble, the jam, the windfalls
 
 
 async def test_your_grades_are_offered_for_a_pane_not_opened_yet_and_run_opens_it(pantry, tmp_path, monkeypatch):
