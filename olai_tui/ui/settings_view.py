@@ -174,8 +174,10 @@ class SettingsScreen(Screen):
         deltas = self.query_one("#deltas", OptionList)
         width = total.content_region.width or None
         if self.trial is None:
-            total.update(Text("←/→ change the highlighted setting: every graded query is scored with it", style="italic")
-                         if not self.running else "")
+            total.update("" if self.running else first_fitting([Text(s, style="italic", end="") for s in (
+                "-/+ try the highlighted setting a step down or up, = a value typed: every graded query is scored with it",
+                "-/+ step the highlighted setting, = types a value: every graded query is scored",
+                "-/+ or = try a value: every graded query is scored", "-/+ or = try a value")], width))
             deltas.clear_options()
             return
         before, after = self.trial.totals()
