@@ -28,8 +28,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Protocol, Sequen
 
 from engines.answer import Answer, Batch, TierReport, answered_by_vectors, collect
 
-# ``progress(done, of, what)``: long work a caller waits on (a large tree read, a first index build
-# that a search waits for), ``what`` saying what is being done ("reading files", "embedding notes").
+# ``progress(done, of, what)``: long work a caller waits on (a tree read, an index build), ``what`` saying which
 WaitProgress = Callable[[int, int, str], None]
 
 READ_LIMIT = 64_000  # characters a read returns: a 3,000-line generated file would flood an agent's context
@@ -359,6 +358,10 @@ class Engine(abc.ABC):
     def roots(self) -> list[str]:
         """The folders a read may touch where the engine names them itself; []: the corpus it was given."""
         return []
+
+    def listing(self) -> Iterable[tuple[str, str, str]]:
+        """Every item as (id, title, where): any one found by title or path and graded, shown or not."""
+        return ()
 
     @classmethod
     def parse_tiers(cls, tiers: str | Iterable[str] | None) -> tuple[str, ...]:

@@ -244,6 +244,12 @@ def said_in_force(engine: str) -> str | None:
     return ", ".join(changed) or None
 
 
+def source_of(engine: str, name: str) -> str:
+    """Where the value in force of ``engine``'s knob ``name`` came from (default, config.toml, this corpus)."""
+    with _LOCK:
+        return (_FROM.get(engine) or {}).get(name, DEFAULT)
+
+
 def in_force(engine: str) -> dict[str, Any]:
     """The values set in force for ``engine`` (empty: none set, every default)."""
     return dict(_IN_FORCE.get(engine) or {})
@@ -285,6 +291,18 @@ def adopt(knobs: Knobs, corpus, values: Mapping[str, Any], why: str = "") -> Pat
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(path, "w", sync_folder=True) as out:
             json.dump(corpora, out, ensure_ascii=False, indent=1, sort_keys=True)
+    return path
+
+
+def keep(knobs: Knobs, corpus, values: Mapping[str, Any], why: str = "") -> Path:
+    """``values`` adopted for ``corpus`` over the corpus's own values they do not name, and put in force
+    in this process now: what `olai-tui tune --adopt` and the workbench's settings view write. A knob the
+    corpus has by hand and a tune leaves alone (code's BM25 k1, read at build) keeps its value: a tune's
+    setting names only the knobs it moves, and :func:`adopt` replaces the corpus's settings whole."""
+    found = resolve(knobs, corpus)
+    own = {name: value for name, value in found.values.items() if found.sources[name] == CORPUS}
+    path = adopt(knobs, corpus, {**own, **values}, why)
+    put_in_force(knobs, corpus)
     return path
 
 

@@ -77,7 +77,7 @@ def tune_command(args: argparse.Namespace) -> int:
     from engines.eval.judgements.suite import open_judged
     from engines.eval.tune.folds import FOLDS
     from engines.eval.tune.search import BUDGET, answers_of, tune, worth_adopting
-    from engines.knobs import adopt
+    from engines.knobs import keep
     from olai_tui.commands import open_engine
     from olai_tui.judging import _corpus
     from olai_tui.progress import Progress
@@ -112,7 +112,7 @@ def tune_command(args: argparse.Namespace) -> int:
         ok, why_not = worth_adopting(tuned)
         if ok:
             try:
-                adopted = adopt(knobs, corpus, tuned.best, why=f"olai-tui tune: held-out {tuned.held_out_score:.4f} "
+                adopted = keep(knobs, corpus, tuned.best, why=f"olai-tui tune: held-out {tuned.held_out_score:.4f} "
                                 f"against {tuned.today_score:.4f} on {tuned.queries} queries")
             except OSError as exc:
                 raise UsageError(f"tune --adopt: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}") from None

@@ -226,6 +226,9 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
     def items(self) -> int:
         return len(self._symbols)
 
+    def listing(self):
+        return ((s.id, s.title, s.where) for s in self._symbols)
+
     @property
     def corpus_label(self) -> str:
         return self.label

@@ -208,6 +208,9 @@ class NotesEngine(StaticStandIn, LazyVectors, NotesPresenting, Engine):
     def items(self) -> int:
         return len(self._notes)
 
+    def listing(self):
+        return ((n.id, n.title, n.where) for n in self._notes)
+
     @property
     def corpus_label(self) -> str:
         return str(self.root)

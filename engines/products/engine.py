@@ -118,6 +118,9 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
     def items(self) -> int:
         return len(self.products)
 
+    def listing(self):
+        return ((p.id, p.title, p.source or p.id) for p in self.products)
+
     @property
     def corpus_label(self) -> str:
         return self.scope

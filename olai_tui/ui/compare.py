@@ -199,9 +199,9 @@ class CompareScreen(Screen):
             self.render_columns()
 
     def action_evaluate(self) -> None:
-        from olai_tui.ui.evaluation import EvaluationScreen
+        from olai_tui.ui.evaluation import EvaluationScreen, graded_corpora
 
-        self.app.push_screen(EvaluationScreen(self.adapter.name))
+        self.app.push_screen(EvaluationScreen(self.adapter.name, graded_corpora(getattr(self.app, "panes", ()))))
 
     def _collect(self, column: Column) -> Answer:
         answer = Answer(self.adapter.name, self.query_string)

@@ -6,6 +6,9 @@ through engines/eval/suite.py in a thread worker (a bar says done/of), then show
 some configuration's first row is wrong. Enter on a request shows each configuration's top rows side
 by side, judged: ✓ right, ✗ wrong (with its gain or label), a wrong first row drawn red and said in
 its column's head, ⚠ rule where a product breaks a rule the request stated (food).
+
+"Your grades" (your_grades.py) is offered for every pane: a query opened from it is graded there, a
+grade scores the run again, and ``s`` tries the engine's settings on the grades (evaluation_grades.py).
 """
 
 from __future__ import annotations
@@ -28,11 +31,16 @@ from textual.worker import get_current_worker
 from engines.eval.runner import Table
 from engines.eval.catalogue import Suite, configs_of, datasets, default_configs, open_suite, without_unavailable
 from engines.eval.judgements.suite import DATASET as JUDGED, SHOWN, open_judged
+from engines.eval.tune.trial import indexed
 from olai_tui.evaluate import cell
 from olai_tui.ui import evaluation_fit as fit
+from olai_tui.ui.evaluation_grades import EvaluationGrades
 from olai_tui.ui.keys import binding
 from olai_tui.ui.request_view import RequestScreen, shown_name
 from olai_tui.ui.text import one_line
+from olai_tui.ui.your_grades import GradedCorpus, first_row_wrong, graded_corpora, kept_and_compared
+
+__all__ = ["EvaluationScreen", "GradedCorpus", "graded_corpora", "kept_and_compared", "first_row_wrong"]
 
 SPLITS = ("both", "dev", "heldout")
 PROGRESS_EVERY_S = 0.05  # one screen update per 50 ms, not one per request: Vaswani x 6 configs is 558 ticks
@@ -42,54 +50,6 @@ def dataset_choices() -> list[tuple[str, str]]:
     """(shown, value) for every declared dataset run as a suite: ("notes · vaswani", "notes/vaswani"), ...
     (one with its own runner, semble's, is run from the command line)."""
     return [(f"{d.engine} · {d.name}", f"{d.engine}/{d.name}") for d in datasets() if d.open is not None]
-
-
-@dataclass(frozen=True)
-class GradedCorpus:
-    """An open pane's corpus, offered as "your grades": its engine (asked for when run) and configurations."""
-
-    engine: str
-    label: str
-    corpus: object
-    configs: tuple[str, ...]
-    engine_now: Callable[[], object]
-
-
-def kept_and_compared(suite, tables: Sequence[Table]) -> list[str]:
-    """A run over your grades kept as `olai-tui eval --judged` keeps it, and what changed since the last
-    kept run of the same corpus (as `--against last --force` says it: grades changed since are said first)."""
-    from engines.eval.judgements import compare, runs
-
-    grades = runs.grades_of(suite.requests)
-    try:
-        before = runs.find(suite.engine, suite.corpus, "last")
-        kept = runs.record(tables[0], suite.corpus, str(suite.store.path), grades, suite.states)
-    except OSError as exc:
-        return [f"run not kept: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}"]
-    except Exception as exc:  # noqa: BLE001 - an earlier run that cannot be read: said, this run stands
-        return [f"not compared: {exc}"]
-    pruned = [f"the {len(kept['pruned'])} oldest runs removed (the latest {runs.KEEP} are kept)"] if kept["pruned"] else []
-    if before is None:
-        return [f"run kept as {kept['id']}; the next run is compared with it"] + pruned
-    # Grades given here since the last run change the figures too: compared (the view is where a person
-    # grades and runs again), with the difference said first, as `eval --against --force` says it.
-    differ = [f"{line}: figures moved with the grades too" for line in compare.mismatch(before, grades)]
-    return differ + compare.compare_lines(compare.compare(before, kept)) + pruned
-
-
-def graded_corpora(panes) -> list[GradedCorpus]:
-    """Each open pane's corpus as "your grades" (a pane not shown yet has no engine open to score)."""
-    from engines.eval.runner import engine_configs
-
-    out = []
-    for pane in panes:
-        adapter = pane.adapter
-        if adapter.made:
-            engine = adapter.engine
-            corpus = adapter.graded_corpus
-            out.append(GradedCorpus(adapter.name, adapter.label or str(corpus), corpus, tuple(engine_configs(engine)),
-                                    lambda adapter=adapter: adapter.engine))
-    return out
 
 
 class _Stopped(Exception):
@@ -107,24 +67,11 @@ class Evaluated:
     against: list[str] = field(default_factory=list)  # your grades: what changed since the last kept run
 
 
-def first_row_wrong(suite: Suite, tables: Sequence[Table]) -> dict[str, list[str]]:
-    """request id -> the configurations whose first row is not a right answer (an empty answer is not a row)."""
-    out: dict[str, list[str]] = {}
-    for table in tables:
-        for row in table.requests:
-            request = suite.request(row["id"])
-            firsts = {name: suite.verdicts(request, got["top"][:1], got)[0] for name, got in row["configs"].items()
-                      if got["top"]}
-            wrong = [name for name, first in firsts.items() if not first.right and not first.unrated]
-            if wrong:
-                out[row["id"]] = wrong
-    return out
+class EvaluationScreen(EvaluationGrades, Screen):
+    """Pick a dataset, run it, read the table; Enter on a request opens it; over your grades, ``s`` tries settings."""
 
-
-class EvaluationScreen(Screen):
-    """Pick a dataset, run it, read the table; Enter on a request opens it."""
-
-    BINDINGS = [binding("close", "app.pop_screen", "Back"), binding("run-evaluation", "run", "Run")]
+    BINDINGS = [binding("close", "app.pop_screen", "Back"), binding("run-evaluation", "run", "Run"),
+                binding("settings", "settings", "Settings")]
     DEFAULT_CSS = """
     EvaluationScreen #title { height: auto; padding: 0 1; background: $panel; }
     EvaluationScreen #body { height: 1fr; }
@@ -302,7 +249,9 @@ class EvaluationScreen(Screen):
         self._close_suite()
         graded = self.graded.get(f"{engine}/{dataset}")
         if graded is not None:  # the pane's own engine, left open when the screen closes the suite
-            self.suite = open_judged(graded.engine_now(), graded.corpus, close_engine=False)
+            engine = graded.engine_now()
+            indexed(engine, lambda done, of, what: progress(done, of))  # scored on the index `olai-tui eval` waits for
+            self.suite = open_judged(engine, graded.corpus_now(), close_engine=False)
             for note in self.suite.notes:
                 say(note)
         else:
@@ -387,6 +336,6 @@ class EvaluationScreen(Screen):
         if suite.dataset == JUDGED:  # a person's own grades: graded there as in a pane
             from olai_tui.ui.graded_request import GradedRequestScreen
 
-            self.app.push_screen(GradedRequestScreen(suite, row, split))
+            self.app.push_screen(GradedRequestScreen(suite, row, split, on_graded=self.grades_changed))
         else:
             self.app.push_screen(RequestScreen(suite, row, split))

@@ -37,6 +37,7 @@ class EngineAdapter:
         made = None if kind is not None else self._engine.get()
         cls = kind or type(made)
         self.name = name or cls.name
+        self.kind = cls  # what it declares before it is made (the evaluation view's configurations)
         self.label = label
         self.tiers = tuple(cls.shown_tiers())  # products shows recall's vectors source as a tier
         self.default_off = tuple(cls.opt_in_tiers())  # code's embedding, products' vectors: the model

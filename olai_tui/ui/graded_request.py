@@ -3,15 +3,20 @@
 The request view (request_view.py) with a row cursor: up and down move it in the focused column, left
 and right move between columns, and the grade keys (0-3, again to clear; remappable as in the pane)
 grade the row under it for this query, kept in the same judgement list the panes write
-(engines/eval/judgements/store.py). Every column shows the new grade at once; the figures in the
-heads are the run's, until the next run scores the new grades.
+(engines/eval/judgements/store.py). Every column shows the new grade at once, and the view that
+opened it is told (``on_graded``): it scores the kept answers again on a worker and gives the heads
+their new figures (``rescored``). ``f`` finds any item of the corpus by title or path, shown or not,
+to grade it for this query (find_item.py).
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.binding import Binding
 from textual.widgets import Static
 
+from olai_tui.ui.grading import give_grade
 from olai_tui.ui.keys import binding
 from olai_tui.ui.request_view import RequestScreen, verdict_rows
 
@@ -27,12 +32,35 @@ class GradedRequestScreen(RequestScreen):
         Binding("left", "column(-1)", "Column left", show=False, priority=True),
         Binding("right", "column(1)", "Column right", show=False, priority=True),
         *(binding(f"grade-{n}", f"grade({n})", f"Grade {n}", show=n == 3) for n in (3, 2, 1, 0)),
+        binding("find-item", "find", "Find & grade"),
     ]
 
-    def __init__(self, suite, row: dict, split: str) -> None:
+    def __init__(self, suite, row: dict, split: str, on_graded: Callable[[], None] | None = None) -> None:
         super().__init__(suite, row, split)
         self.names = list(row["configs"])
         self.cursor = [0] * len(self.names)
+        self.on_graded = on_graded  # the view that opened it scores the grades again
+
+    def rescored(self, row: dict) -> None:
+        """The same answers with the figures the new grades give (the opening view scored them again)."""
+        if row["id"] == self.row["id"] and self.is_attached:
+            self.row = row
+            self.draw_heads()
+
+    def action_find(self) -> None:
+        from olai_tui.ui.find_item import FindItemScreen
+
+        self.app.push_screen(FindItemScreen(self.suite, self.suite.request(self.row["id"]), self.graded))
+
+    def graded(self) -> None:
+        """A grade given here or in the find screen: every column marked again, the opening view told."""
+        request = self.suite.request(self.row["id"])
+        self.verdicts = {name: self.suite.verdicts(request, got["top"], got) for name, got in self.row["configs"].items()}
+        self.judged = sum(1 for gain in request.judged.values() if gain > 0)
+        self.query_one("#title", Static).update(self.title_text())
+        self._draw_all()
+        if self.on_graded is not None:
+            self.on_graded()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -77,21 +105,6 @@ class GradedRequestScreen(RequestScreen):
         if not verdicts:
             return
         chosen = verdicts[self.cursor[i]]
-        request = self.suite.request(self.row["id"])
-        now = request.judged.get(chosen.id)
-        given = None if now is not None and int(now) == grade else grade  # the same key again clears it
-        store = self.suite.store
-        said = len(store.problems)
-        try:
-            store.grade(request.text, chosen.id, given, title=chosen.title)
-        except Exception as exc:  # noqa: BLE001 - a data folder that cannot be written: said, the view goes on
-            self.notify(f"Could not keep the grade: {exc}", severity="error", markup=False)
-            return
-        if len(store.problems) > said:  # damaged lines the write found and set aside: named
-            self.notify("\n".join(store.problems[said:]), title="Grades", severity="warning", markup=False)
-        if given is None:
-            request.judged.pop(chosen.id, None)
-        else:
-            request.judged[chosen.id] = float(given)
-        self.verdicts = {name: self.suite.verdicts(request, got["top"], got) for name, got in self.row["configs"].items()}
-        self._draw_all()
+        if give_grade(self, self.suite, self.suite.request(self.row["id"]), chosen.id, chosen.title, grade):
+            self.graded()
+

@@ -32,6 +32,14 @@ DEFAULT_KEYS: dict[str, tuple[str, str]] = {
     "close": ("escape,q", "close this screen"),
     "evaluate": ("e", "compare screen: each configuration evaluated on a dataset"),
     "run-evaluation": ("r", "evaluation view: run the chosen dataset"),
+    # Issue 62: the engine's settings tried on your grades (olai_tui/ui/settings_view.py), any item found and graded.
+    "settings": ("s", "evaluation view, your grades: try the engine's settings on every graded query"),
+    "setting-down": ("left,minus", "settings: the highlighted setting one step down"),
+    "setting-up": ("right,plus", "settings: the highlighted setting one step up"),
+    "type-setting": ("equals_sign", "settings: type a value for the highlighted setting (enter tries it)"),
+    "adopt-setting": ("a", "settings: keep the tried setting for this corpus (as `olai-tui tune --adopt`)"),
+    "discard-setting": ("d", "settings: discard the tried setting (the values in force again)"),
+    "find-item": ("f", "a graded query: find any item of the corpus by title or path, and grade it"),
     # A person's grade of the highlighted row for the query (the same key again clears it): kept as their
     # data and scored by `olai-tui eval ENGINE --judged` (engines/eval/judgements/).
     "grade-0": ("0", "grade the row 0: irrelevant (again: clear)"),

@@ -108,6 +108,11 @@ class RequestScreen(Screen):
         self.judged = sum(1 for gain in request.judged.values() if gain > 0)
 
     def compose(self):
+        yield Static(self.title_text(), id="title")
+        yield from side_by_side(len(self.row["configs"]))
+        yield Footer()
+
+    def title_text(self) -> Text:
         where = f"{self.suite.engine} · {shown_name(self.suite.dataset)} · {self.split}"
         title = Text(f"{where} · request {self.row['id']}: ", end="")
         title.append(f"“{one_line(self.row['query'])}”", style="bold")
@@ -116,16 +121,18 @@ class RequestScreen(Screen):
         title.append("\n" + LEGEND, style="dim")
         if any(v.unrated for verdicts in self.verdicts.values() for v in verdicts):
             title.append(f"  {UNRATED} unrated: nobody graded it for this query", style="dim")
-        yield Static(title, id="title")
-        yield from side_by_side(len(self.row["configs"]))
-        yield Footer()
+        return title
 
     def on_mount(self) -> None:
+        self.draw_heads()
+        for i, name in enumerate(self.row["configs"]):
+            self.query_one(f"#rows-{i}", Static).update(verdict_rows(self.verdicts[name]))
+        if self.row["configs"]:
+            self.query_one("#scroll-0").focus()
+
+    def draw_heads(self) -> None:
         show_ms = getattr(self.app, "format_ms", format_ms)
         for i, (name, got) in enumerate(self.row["configs"].items()):
             verdicts = self.verdicts[name]
             head = column_head(name, got, verdicts, self.suite.columns, self.suite.percent, show_ms, self.suite.summed)
             self.query_one(f"#head-{i}", Static).update(head)
-            self.query_one(f"#rows-{i}", Static).update(verdict_rows(verdicts))
-        if self.row["configs"]:
-            self.query_one("#scroll-0").focus()

@@ -124,6 +124,16 @@ def test_read_gives_a_hits_text_and_refuses_an_unknown_id(engine):
         engine.read("no/such/item::at-all")
 
 
+def test_every_listed_item_is_one_read_gives_and_a_shown_row_is_listed(engine):
+    """Engine.listing (issue 62): any item found by title or path and graded, shown or not."""
+    listed = {item_id: (title, where) for item_id, title, where in engine.listing()}
+    assert len(listed) == engine.items()
+    hit = engine.collect(sample(engine), engine.search(sample(engine), limit=1)).hits[0]
+    assert listed[hit.id] == (hit.title, hit.where)
+    for item_id in list(listed)[:: max(1, len(listed) // 20)]:
+        assert engine.read(item_id).id == item_id
+
+
 def test_status_names_every_tier(engine):
     status = engine.status()
     assert status.name == engine.name and status.items == engine.items() > 0

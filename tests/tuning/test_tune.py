@@ -147,6 +147,17 @@ def test_tune_adopts_a_setting_that_wins_held_out_and_the_next_eval_names_and_sc
     assert "not adopted: today's setting is the best tried" in capsys.readouterr().out
 
 
+def test_tune_adopts_over_a_knob_the_corpus_has_by_hand_and_the_tune_leaves(shelf, capsys):
+    from engines.knobs import adopt, corpora_path
+
+    corpus, grades = shelf
+    adopt(SHELF, corpus, {"depth": 50}, why="by hand")  # read at build: no tune moves it
+    assert main(["tune", "shelf", "--corpus", str(corpus), "--judgements", str(grades), "--adopt", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    kept = json.loads(corpora_path().read_text())["shelf"]
+    assert [entry["settings"] for entry in kept.values()] == [{"depth": 50, "shortness": out["best"]["shortness"]}]
+
+
 def test_tune_says_what_is_wrong_with_its_arguments(shelf, capsys):
     corpus, grades = shelf
     assert main(["tune", "shelf", "--corpus", str(corpus)]) == 2

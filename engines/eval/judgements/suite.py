@@ -54,6 +54,7 @@ class JudgedSuite(Suite):
     store: Judgements | None = None
     corpus: str = ""
     states: dict = field(default_factory=dict)  # each tier's status when opened (kept with the run)
+    opened: object = None  # the open engine (its items found by title or path, its settings tried)
 
     def run(self, names: Sequence[str] | None = None, split: str = "both", fresh: bool = True,
             progress: Callable[[int, int], None] | None = None):
@@ -111,4 +112,4 @@ def open_judged(engine, corpus: str | Path, file: Path | None = None, queries: P
 
     return JudgedSuite(engine.name, DATASET, requests, engine_configs(engine, DEPTH), COLUMNS, verdicts,
                        summed=frozenset({"unrated@10"}), close=engine.close if close_engine else (lambda: None), notes=notes, store=store,
-                       corpus=store.corpus, states=tier_states(engine))
+                       corpus=store.corpus, states=tier_states(engine), opened=engine)
