@@ -125,10 +125,14 @@ def no_egress(monkeypatch):
 def no_terminal_app(monkeypatch):
     """A test that starts a Textual app on the terminal fails at once rather than waiting forever for keys
     (a loaded CI run once hung so: run_app drew the workbench when a refusal came after its wait).
-    Pilot tests drive apps through ``run_test``, which never calls ``App.run``."""
+    Pilot tests drive apps through ``run_test``; snapshot tests run them headless."""
     from textual.app import App
 
+    run = App.run
+
     def refuse(self, *args, **kwargs):
-        raise RuntimeError(f"a test started {type(self).__name__} on the terminal (App.run); use run_test")
+        if not kwargs.get("headless"):
+            raise RuntimeError(f"a test started {type(self).__name__} on the terminal (App.run); use run_test")
+        return run(self, *args, **kwargs)
 
     monkeypatch.setattr(App, "run", refuse)
