@@ -62,11 +62,41 @@ INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mand
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
 
 
-def kind_words(knowledge: KnowledgeMap) -> frozenset[str]:
+class KindNames(frozenset):
+    """Words that name a kind ("milk", "maito", "juoma", and a label's every word: "drink" of "plant drink");
+    ``alone``: those a kind phrase of one word holds ("sugar", "kaura", "manteli"), foods of their own;
+    ``uses``: the words of the knowledge map's use phrases ("matlagning", "steka", "salad" of "for salad")."""
+
+    alone: frozenset[str] = frozenset()
+    uses: frozenset[str] = frozenset()
+
+
+def kind_words(knowledge: KnowledgeMap) -> KindNames:
     """Words that name a kind on their own ("milk", "maito", "juoma"): never what distinguishes within one."""
     single = {p[0] for p in knowledge.kind_phrases if len(p) == 1}
     labels = {w for kind in knowledge.kinds.values() for label in kind.labels.values() for w in words(label)}
-    return frozenset(single | labels)
+    names = KindNames(single | labels)
+    names.alone = frozenset(single)
+    names.uses = frozenset(w for phrase in knowledge.use_phrases for w in phrase if w not in STOPWORDS)
+    return names
+
+
+def a_use(word: str, kind_names: frozenset[str]) -> bool:
+    """The word says what the product is for, not what it is: a use phrase's word or its stem ("stek" of
+    "stekolja": steka, stekning), no food of its own and no flavour. A row lacking it is no other thing:
+    "Panna da cucina" is "matlagningsgrädde" (issue 58: food_words dev "matlagningsgrädde", "salad oil",
+    "stekolja" were said "not sold")."""
+    uses = getattr(kind_names, "uses", frozenset())
+    if word in foods(kind_names) or word in FLAVOUR_OF or word in ANIMAL_OF:
+        return False
+    return word in uses or len(word) >= 4 and any(u.startswith(word) for u in uses)
+
+
+def foods(kind_names: frozenset[str]) -> frozenset[str]:
+    """The words naming a food of their own: a label's adjective ("fresh" of "fresh fruit", "tuoreet",
+    "dried", "plant", "cold" of "cold cuts") names none, so a row lacking it is not another food (issue 58:
+    food_words dev "fresh milk", "fresh cream" were said "not sold"). A plain set: every word counts."""
+    return getattr(kind_names, "alone", kind_names)
 
 
 def distinguishing(request: Request, languages: Words, kind_names: frozenset[str]) -> list[str]:
@@ -152,19 +182,23 @@ def mutual(word: str, languages: Words) -> list[str]:
 
 def check_words(request: Request, candidates: Sequence[Product], judgements: list[Judgement],
                 languages: Words, kind_names: frozenset[str], vocabulary=frozenset(),
-                label_parts: dict[str, set[str]] | None = None) -> list[Judgement]:
+                label_parts: dict[str, set[str]] | None = None, kind_rows=None) -> list[Judgement]:
     """Every match (exact or variant) lacking a distinguishing word the catalogue can check becomes a
     stand-in with the reason (one lacking a word it cannot check, at most a variant); a flavoured row
-    is a variant when no flavour was said, a stand-in when plain was."""
+    is a variant when no flavour was said, a stand-in when plain was. ``kind_rows``: (products, kind ->
+    positions), for the forms the kind's own rows state (forms_unstated)."""
     if not request.kinds or request.code:
         return judgements
     wanted = distinguishing(request, languages, kind_names)
     # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
     # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
     # own (fineli_sv dev said "not sold" for it)
-    strict = [w for w in wanted if checkable(w, request, languages, vocabulary)
+    alone = foods(kind_names)
+    unstated = forms_unstated(request, wanted, languages, *(kind_rows or ((), {})))
+    strict = [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in unstated
+              and not a_use(w, kind_names)
               and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
-                   or w in kind_names or any(t in kind_names for t in mutual(w, languages)))]  # almond: manteli
+                   or w in alone or any(t in alone for t in mutual(w, languages)))]  # almond: manteli
     own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
     plain = wants_plain(request)
     out = []
@@ -190,6 +224,27 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
                 j = Judgement("variant", 0.7, f"flavoured: {flavour}")
         out.append(j)
     return out
+
+
+FORM_ROWS = 400  # rows of a kind read for a form before it counts as unstated (the demo's kinds hold 3-18 rows)
+
+
+def forms_unstated(request: Request, wanted: Sequence[str], languages: Words, products: Sequence[Product] = (),
+                   by_kind: dict[str, list[int]] | None = None) -> set[str]:
+    """The form words asked that no row of the kinds asked states, in any of the form's words: "sliced"
+    of "sliced bread" where no bread is named sliced or unsliced, "dried" of "dried lentils". A form is a
+    presentation the kind's rows name when it tells them apart ("Sliced Monterey Jack" beside "Organic
+    Monterey Jack", "Smoked Salmon Fillets" beside "Salmon fillets"); where none names it, a row lacking
+    it says nothing of the form, so it stays a variant and is no reason to say "not sold" (issue 58:
+    food_words dev "sliced bread", "dried lentils"). A source, an animal or a flavour is no form: "oat
+    milk" is checked over the whole catalogue, whatever the plant drinks' names hold."""
+    forms = [w for w in wanted if w in FORM_OF and w not in ANIMAL_OF and w not in FLAVOUR_OF]
+    if not forms or not by_kind:
+        return set()
+    rows = [products[pos] for kind in request.kinds for pos in by_kind.get(kind, ())[:FORM_ROWS]]
+    helds = [(p, _held(p, languages)) for p in rows]
+    return {w for w in forms if not any(any(o in held for o in FORM_OF[w]) or carries_word(w, p, request, languages, held)
+                                        for p, held in helds)}
 
 
 def other_source(product: Product, request: Request, wanted: list[str], languages: Words,
