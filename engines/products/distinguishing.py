@@ -57,6 +57,7 @@ FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "fruit hedelma frukt",
 ))
 FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
+GENERIC_FLAVOUR = FLAVOURS[0]  # "flavor", "maustettu": a flavour is named beside it
 FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
 INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
@@ -139,7 +140,11 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
         return None
-    return next((w for w in name if w in FLAVOUR_WORDS and w not in said), None)
+    named = {o for w in said for o in same_words(w)}  # "kana" said: "Chicken Flavor" names it
+    # "flavor" after a word said names the flavour asked: "Cup Noodles Chicken Flavor" for "chicken noodles"
+    # (issue 58: food_words dev, the noodles were variants and a chicken dish led)
+    return next((w for i, w in enumerate(name) if w in FLAVOUR_WORDS and w not in said
+                 and not (w in GENERIC_FLAVOUR and i > 0 and name[i - 1] in named)), None)
 
 
 def _held(product: Product, languages: Words) -> set[str]:
@@ -150,9 +155,9 @@ def _held(product: Product, languages: Words) -> set[str]:
 
 def same_words(word: str) -> tuple[str, ...]:
     """The word and its other names where this module knows them: an animal's (modifiers.ANIMALS: "pollo"
-    for "kyckling") or a form's (FORMS: "petto" for "bröst")."""
+    for "kyckling"), a form's (FORMS: "petto" for "bröst") or a flavour's ("flavor" for "flavour")."""
     animal = ANIMAL_OF.get(word)
-    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()))
+    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()))
 
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
@@ -186,7 +191,7 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
     """Every match (exact or variant) lacking a distinguishing word the catalogue can check becomes a
     stand-in with the reason (one lacking a word it cannot check, at most a variant); a flavoured row
     is a variant when no flavour was said, a stand-in when plain was. ``kind_rows``: (products, kind ->
-    positions), for the forms the kind's own rows state (forms_unstated)."""
+    positions), for the words the kind's own rows state (unstated)."""
     if not request.kinds or request.code:
         return judgements
     wanted = distinguishing(request, languages, kind_names)
@@ -194,8 +199,8 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
     # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
     # own (fineli_sv dev said "not sold" for it)
     alone = foods(kind_names)
-    unstated = forms_unstated(request, wanted, languages, *(kind_rows or ((), {})))
-    strict = [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in unstated
+    not_stated = unstated(request, wanted, languages, *(kind_rows or ((), {})), kind_names=kind_names)
+    strict = [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in not_stated
               and not a_use(w, kind_names)
               and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
                    or w in alone or any(t in alone for t in mutual(w, languages)))]  # almond: manteli
@@ -226,25 +231,32 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
     return out
 
 
-FORM_ROWS = 400  # rows of a kind read for a form before it counts as unstated (the demo's kinds hold 3-18 rows)
+KIND_ROWS_READ = 400  # rows of a kind read for a word before it counts as unstated (the demo's kinds hold 3-18 rows)
 
 
-def forms_unstated(request: Request, wanted: Sequence[str], languages: Words, products: Sequence[Product] = (),
-                   by_kind: dict[str, list[int]] | None = None) -> set[str]:
-    """The form words asked that no row of the kinds asked states, in any of the form's words: "sliced"
-    of "sliced bread" where no bread is named sliced or unsliced, "dried" of "dried lentils". A form is a
-    presentation the kind's rows name when it tells them apart ("Sliced Monterey Jack" beside "Organic
-    Monterey Jack", "Smoked Salmon Fillets" beside "Salmon fillets"); where none names it, a row lacking
-    it says nothing of the form, so it stays a variant and is no reason to say "not sold" (issue 58:
-    food_words dev "sliced bread", "dried lentils"). A source, an animal or a flavour is no form: "oat
-    milk" is checked over the whole catalogue, whatever the plant drinks' names hold."""
-    forms = [w for w in wanted if w in FORM_OF and w not in ANIMAL_OF and w not in FLAVOUR_OF]
-    if not forms or not by_kind:
+def a_source(word: str, languages: Words, kind_names: frozenset[str]) -> bool:
+    """A food of its own, an animal or a flavour: "oat" (kaura names a kind), "almond", "goat", "strawberry"."""
+    alone = foods(kind_names)
+    return (word in ANIMAL_OF or word in FLAVOUR_OF or word in alone
+            or any(t in alone for t in mutual(word, languages)))
+
+
+def unstated(request: Request, wanted: Sequence[str], languages: Words, products: Sequence[Product] = (),
+             by_kind: dict[str, list[int]] | None = None, kind_names: frozenset[str] = frozenset()) -> set[str]:
+    """The words asked that are no source (a form, a colour, a style: sliced, dried, white, basmati) and
+    that no row of the kinds asked states, in any of the word's forms. Such a word tells rows apart where
+    the kind's rows name it ("Sliced Monterey Jack" beside "Organic Monterey Jack", "Smoked Salmon Fillets"
+    beside "Salmon fillets", basmati among the rices); where none does, a row lacking it says nothing of
+    it, so it stays a variant and is no reason to say "not sold" (issue 58: food_words dev "sliced bread",
+    "dried lentils", "white bread" were said "not sold"; the price: "white chocolate", where no chocolate
+    says white, shows the milk chocolate as a variant saying so). A source is checked over the whole
+    catalogue: "oat milk" is "not sold" whatever the plant drinks' names hold."""
+    words_ = [w for w in wanted if not a_source(w, languages, kind_names)]
+    if not words_ or not by_kind:
         return set()
-    rows = [products[pos] for kind in request.kinds for pos in by_kind.get(kind, ())[:FORM_ROWS]]
+    rows = [products[pos] for kind in request.kinds for pos in by_kind.get(kind, ())[:KIND_ROWS_READ]]
     helds = [(p, _held(p, languages)) for p in rows]
-    return {w for w in forms if not any(any(o in held for o in FORM_OF[w]) or carries_word(w, p, request, languages, held)
-                                        for p, held in helds)}
+    return {w for w in words_ if not any(carries_word(w, p, request, languages, held) for p, held in helds)}
 
 
 def other_source(product: Product, request: Request, wanted: list[str], languages: Words,
