@@ -25,7 +25,7 @@ from engines.products.catalogue import Product
 from engines.products.judge import Judgement
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
-from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS
+from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS, PROPERTY_OF, WHOLE_PAIRS
 from engines.products.request import Request
 from engines.products.vocabulary import STOPWORDS
 
@@ -124,6 +124,8 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
             continue
         if w in ANIMAL_OF or w in FORM_OF or mutual(w, languages):
             out.append(w)  # a food word Fineli's aligned names translate: a source, an animal, a fruit, a form
+    if "whole" in out and any(p in out for p in WHOLE_PAIRS):  # "whole grain", "wholegrain" read as whole + grain
+        out = [w for w in out if w not in WHOLE_PAIRS and w != "whole"] + ["wholegrain"]
     return list(dict.fromkeys(out))
 
 
@@ -155,9 +157,11 @@ def _held(product: Product, languages: Words) -> set[str]:
 
 def same_words(word: str) -> tuple[str, ...]:
     """The word and its other names where this module knows them: an animal's (modifiers.ANIMALS: "pollo"
-    for "kyckling"), a form's (FORMS: "petto" for "bröst") or a flavour's ("flavor" for "flavour")."""
+    for "kyckling"), a form's (FORMS: "petto" for "bröst"), a flavour's ("flavor" for "flavour") or a
+    property's (PROPERTIES: "integrale" for "täysjyvä")."""
     animal = ANIMAL_OF.get(word)
-    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()))
+    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()),
+            *PROPERTY_OF.get(word, ()))
 
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:

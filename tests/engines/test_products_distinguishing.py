@@ -262,3 +262,17 @@ def test_a_flavour_said_by_a_meats_name_is_the_flavour_the_row_names(tmp_path):
     assert labels["Instant noodles beef flavour"] != "exact"  # beef is no chicken
     assert "not_sold" not in flavour.extras["flags"]  # "flavor" carries "flavour"
     assert flavour_rows[0][0] == "Cup noodles chicken flavor"
+
+
+@pytest.mark.parametrize("text", ["täysjyväriisi", "wholegrain rice", "whole grain rice"])
+def test_a_property_the_rows_state_in_another_language_is_carried(tmp_path, text):
+    path = tmp_path / "rice.csv"
+    path.write_text("Artikelnr;Benämning;Varugrupp;Förpackning\n1;Jasmine rice;Rice;1 kg\n2;Riso integrale;Rice;1 kg\n"
+                    "3;Whole wheat flour;Flour;1 kg\n", encoding="utf-8")  # the shop says whole: checkable
+    engine = ProductsEngine(path)
+    try:
+        found, rows = answer(engine, text)
+    finally:
+        engine.close()
+    assert "not_sold" not in found.extras["flags"]
+    assert rows[0][0] == "Riso integrale" and rows[0][1] in ("exact", "variant")
