@@ -276,3 +276,17 @@ def test_a_property_the_rows_state_in_another_language_is_carried(tmp_path, text
         engine.close()
     assert "not_sold" not in found.extras["flags"]
     assert rows[0][0] == "Riso integrale" and rows[0][1] in ("exact", "variant")
+
+
+@pytest.mark.parametrize("text", ["peanutbutter", "maapähkinävoita"])
+def test_a_compound_whose_parts_name_another_kind_is_that_kind(tmp_path, text):
+    path = tmp_path / "spreads.csv"
+    path.write_text("Artikelnr;Benämning;Varugrupp;Förpackning\n1;Butter unsalted;Dairy;500 g\n"
+                    "2;Peanut butter crunchy;Spreads;350 g\n", encoding="utf-8")
+    engine = ProductsEngine(path)
+    try:
+        found, rows = answer(engine, text)
+    finally:
+        engine.close()
+    assert found.extras["understood"]["kinds"] == ["peanut_butter"]  # peanut + butter, never butter narrowed by peanut
+    assert "not_sold" not in found.extras["flags"] and rows[0][0] == "Peanut butter crunchy"
