@@ -48,7 +48,11 @@ def carries(product: Product, parts: Sequence[str], request: Request, languages:
     held = name_words | {p for w in name_words for p in languages.parts(w)}
 
     def has(part: str) -> bool:
-        options = (part, *languages.translations(part), *request.alternatives.get(part, ()))
+        # and the other names of the names that pair back with it: "soya" is soija, which is "soy" (issue 58:
+        # food_words dev "soya milk" was said "not sold" over "Organic Unsweetened soy milk")
+        paired = [t for t in languages.translations(part) if part in languages.translations(t)]
+        options = (part, *languages.translations(part), *request.alternatives.get(part, ()),
+                   *(o for t in paired for o in languages.translations(t)))
         return any(o in held or (len(o) >= 4 and any(o in w for w in name_words)) for o in options)
 
     return bool(parts) and all(has(p) for p in parts)

@@ -180,7 +180,9 @@ DESCRIBED = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
              "13;Dried apricots;Dried fruit;200 g\n"
              "14;Rolled oats;Cereals;1 kg\n"  # the shop names oats: a drink lacking "oat" says something
              "15;Beef steak;Meat;400 g\n"  # and steak and salad: "stek", "salad" are words it can check
-             "16;Salad dressing;Sauces;250 ml\n")
+             "16;Salad dressing;Sauces;250 ml\n"
+             "17;Soy milk, unsweetened;Drinks;1 l\n"
+             "18;Soija, rouhe;Dry goods;150 g\n")  # soija: "soya" is a word the shop can check
 
 
 @pytest.fixture(scope="module")
@@ -290,3 +292,11 @@ def test_a_compound_whose_parts_name_another_kind_is_that_kind(tmp_path, text):
         engine.close()
     assert found.extras["understood"]["kinds"] == ["peanut_butter"]  # peanut + butter, never butter narrowed by peanut
     assert "not_sold" not in found.extras["flags"] and rows[0][0] == "Peanut butter crunchy"
+
+
+def test_a_source_said_another_way_lifts_the_row_carrying_it(described):
+    found, rows = answer(described, "soya milk")  # soya pairs with soija, which is soy: no "not sold"
+    assert "not_sold" not in found.extras["flags"]
+    soy = next(r for r in rows if r[0].startswith("Soy milk"))
+    assert soy[1] == "variant" and "carries every part" in soy[2]
+    assert [r[0] for r in rows if r[1] in ("exact", "variant")] == ["Soy milk, unsweetened"]  # cow's milk lacks soya
