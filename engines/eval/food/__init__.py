@@ -1,9 +1,10 @@
 """The `food` request set: requests written by hand over the default food catalogue (fixtures/products),
 before any tuning, judged by kind and rule rather than by id.
 
-Source: written here (requests.jsonl; words-dev.jsonl, the ``food_words`` set, all dev; fisv-dev.jsonl is the dev half of the food_fisv set, declared with
-fineli). Splits: by the request's text (load.split_of). Loader: load.py; configurations: configs.py
-(smart_http runs by default only where an HTTP judge is configured).
+Source: written here (requests.jsonl; words-dev.jsonl, the ``food_words`` set, all of it dev, issue 58;
+fisv-dev.jsonl is the dev half of the food_fisv set, declared with fineli). Splits: by the request's text
+(load.split_of). Loader: load.py; configurations: configs.py (smart_http runs by default only where an
+HTTP judge is configured).
 """
 
 from __future__ import annotations
