@@ -27,7 +27,7 @@ from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
 from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS, PROPERTY_OF, WHOLE_PAIRS
 from engines.products.request import Request
-from engines.products.vocabulary import STOPWORDS
+from engines.products.vocabulary import AVOID_WORDS, STOPWORDS
 
 # Plain, as buyers say it and as names say it (the demo catalogue's Italian and French names too).
 PLAIN_WORDS = frozenset({"plain", "natural", "unflavoured", "unflavored", "maustamaton", "naturell", "osmaksatt",
@@ -59,6 +59,10 @@ FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
 FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
 GENERIC_FLAVOUR = FLAVOURS[0]  # "flavor", "maustettu": a flavour is named beside it
 FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
+# The words naming an allergen group as a whole (vocabulary.AVOID_WORDS): a row declaring the group holds
+# what they name. Nuts, peanuts, eggs and sesame only: soy, milk and wheat are declared for a lecithin or a
+# trace of whey in rows that are no soy, milk or wheat thing.
+GROUP_OF: dict[str, str] = {w: group for group in ("nuts", "peanuts", "eggs", "sesame") for w in AVOID_WORDS[group]}
 INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
 
@@ -166,7 +170,11 @@ def same_words(word: str) -> tuple[str, ...]:
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
     """A word is carried whole, inside a longer word (4 letters at least: "kaura" of "kaurajuoma"), or
-    as the start of one ("mac" of "macaroni", "oat" of "oatmeal": an abbreviation, a compound's first part)."""
+    as the start of one ("mac" of "macaroni", "oat" of "oatmeal": an abbreviation, a compound's first part);
+    a word naming an allergen group as a whole ("pähkinä", "nöt", "muna") by the row's declared allergens
+    ("Hershey's Milk Chocolate with Almonds" is a nut chocolate; issue 58: food_words dev said "not sold")."""
+    if GROUP_OF.get(word) in product.allergens:
+        return True
     options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
     return any(o in held or (len(o) >= 4 and any(o in h for h in held))
                or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options)

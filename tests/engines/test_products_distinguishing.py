@@ -300,3 +300,21 @@ def test_a_source_said_another_way_lifts_the_row_carrying_it(described):
     soy = next(r for r in rows if r[0].startswith("Soy milk"))
     assert soy[1] == "variant" and "carries every part" in soy[2]
     assert [r[0] for r in rows if r[1] in ("exact", "variant")] == ["Soy milk, unsweetened"]  # cow's milk lacks soya
+
+
+@pytest.mark.parametrize("text", ["pähkinäsuklaa", "nut chocolate"])
+def test_a_nut_is_carried_by_a_row_declaring_nuts(tmp_path, text):
+    path = tmp_path / "off.tsv"
+    path.write_text(OFF_HEADER
+                    + "1\tDark Chocolate 73%\t\tX\t100 g\ten:chocolates,en:dark-chocolates\t\t\t\t\t\tt\n"
+                    + "2\tMilk Chocolate with Almonds\t\tY\t100 g\ten:chocolates\t\ten:nuts,en:milk\t\t\t\tt\n"
+                    + "3\tMixed nuts\t\tZ\t200 g\ten:nuts\t\ten:nuts\t\t\t\tt\n",  # pähkinä, nut: words it checks
+                    encoding="utf-8")
+    engine = ProductsEngine(path)
+    try:
+        found, rows = answer(engine, text)
+    finally:
+        engine.close()
+    assert "not_sold" not in found.extras["flags"]
+    assert rows[0][0].startswith("Milk Chocolate with Almonds") and rows[0][1] in ("exact", "variant")
+    assert dict((r[0].split(" (")[0], r[1]) for r in rows)["Dark Chocolate 73%"] == "standin"  # declares no nut
