@@ -25,9 +25,9 @@ from engines.products.catalogue import Product
 from engines.products.judge import Judgement
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
-from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS
+from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS, PROPERTY_OF, WHOLE_PAIRS
 from engines.products.request import Request
-from engines.products.vocabulary import STOPWORDS
+from engines.products.vocabulary import AVOID_WORDS, STOPWORDS
 
 # Plain, as buyers say it and as names say it (the demo catalogue's Italian and French names too).
 PLAIN_WORDS = frozenset({"plain", "natural", "unflavoured", "unflavored", "maustamaton", "naturell", "osmaksatt",
@@ -57,16 +57,51 @@ FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "fruit hedelma frukt",
 ))
 FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
+GENERIC_FLAVOUR = FLAVOURS[0]  # "flavor", "maustettu": a flavour is named beside it
 FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
+# The words naming an allergen group as a whole (vocabulary.AVOID_WORDS): a row declaring the group holds
+# what they name. Nuts, peanuts, eggs and sesame only: soy, milk and wheat are declared for a lecithin or a
+# trace of whey in rows that are no soy, milk or wheat thing.
+GROUP_OF: dict[str, str] = {w: group for group in ("nuts", "peanuts", "eggs", "sesame") for w in AVOID_WORDS[group]}
 INFLECTIONS = ("s", "es", "en", "ar", "er", "t", "a")  # "oats" holds oat, "mandeln" mandel: enough to check by
 DEMOTED, DEMOTED_SHARE = 0.6, 0.05  # a demoted match's confidence: 0.6 plus a twentieth of the judge's
 
 
-def kind_words(knowledge: KnowledgeMap) -> frozenset[str]:
+class KindNames(frozenset):
+    """Words that name a kind ("milk", "maito", "juoma", and a label's every word: "drink" of "plant drink");
+    ``alone``: those a kind phrase of one word holds ("sugar", "kaura", "manteli"), foods of their own;
+    ``uses``: the words of the knowledge map's use phrases ("matlagning", "steka", "salad" of "for salad")."""
+
+    alone: frozenset[str] = frozenset()
+    uses: frozenset[str] = frozenset()
+
+
+def kind_words(knowledge: KnowledgeMap) -> KindNames:
     """Words that name a kind on their own ("milk", "maito", "juoma"): never what distinguishes within one."""
     single = {p[0] for p in knowledge.kind_phrases if len(p) == 1}
     labels = {w for kind in knowledge.kinds.values() for label in kind.labels.values() for w in words(label)}
-    return frozenset(single | labels)
+    names = KindNames(single | labels)
+    names.alone = frozenset(single)
+    names.uses = frozenset(w for phrase in knowledge.use_phrases for w in phrase if w not in STOPWORDS)
+    return names
+
+
+def a_use(word: str, kind_names: frozenset[str]) -> bool:
+    """The word says what the product is for, not what it is: a use phrase's word or its stem ("stek" of
+    "stekolja": steka, stekning), no food of its own and no flavour. A row lacking it is no other thing:
+    "Panna da cucina" is "matlagningsgrädde" (issue 58: food_words dev "matlagningsgrädde", "salad oil",
+    "stekolja" were said "not sold")."""
+    uses = getattr(kind_names, "uses", frozenset())
+    if word in foods(kind_names) or word in FLAVOUR_OF or word in ANIMAL_OF:
+        return False
+    return word in uses or len(word) >= 4 and any(u.startswith(word) for u in uses)
+
+
+def foods(kind_names: frozenset[str]) -> frozenset[str]:
+    """The words naming a food of their own: a label's adjective ("fresh" of "fresh fruit", "tuoreet",
+    "dried", "plant", "cold" of "cold cuts") names none, so a row lacking it is not another food (issue 58:
+    food_words dev "fresh milk", "fresh cream" were said "not sold"). A plain set: every word counts."""
+    return getattr(kind_names, "alone", kind_names)
 
 
 def distinguishing(request: Request, languages: Words, kind_names: frozenset[str]) -> list[str]:
@@ -93,6 +128,8 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
             continue
         if w in ANIMAL_OF or w in FORM_OF or mutual(w, languages):
             out.append(w)  # a food word Fineli's aligned names translate: a source, an animal, a fruit, a form
+    if "whole" in out and any(p in out for p in WHOLE_PAIRS):  # "whole grain", "wholegrain" read as whole + grain
+        out = [w for w in out if w not in WHOLE_PAIRS and w != "whole"] + ["wholegrain"]
     return list(dict.fromkeys(out))
 
 
@@ -109,7 +146,11 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
         return None
-    return next((w for w in name if w in FLAVOUR_WORDS and w not in said), None)
+    named = {o for w in said for o in same_words(w)}  # "kana" said: "Chicken Flavor" names it
+    # "flavor" after a word said names the flavour asked: "Cup Noodles Chicken Flavor" for "chicken noodles"
+    # (issue 58: food_words dev, the noodles were variants and a chicken dish led)
+    return next((w for i, w in enumerate(name) if w in FLAVOUR_WORDS and w not in said
+                 and not (w in GENERIC_FLAVOUR and i > 0 and name[i - 1] in named)), None)
 
 
 def _held(product: Product, languages: Words) -> set[str]:
@@ -120,14 +161,20 @@ def _held(product: Product, languages: Words) -> set[str]:
 
 def same_words(word: str) -> tuple[str, ...]:
     """The word and its other names where this module knows them: an animal's (modifiers.ANIMALS: "pollo"
-    for "kyckling") or a form's (FORMS: "petto" for "bröst")."""
+    for "kyckling"), a form's (FORMS: "petto" for "bröst"), a flavour's ("flavor" for "flavour") or a
+    property's (PROPERTIES: "integrale" for "täysjyvä")."""
     animal = ANIMAL_OF.get(word)
-    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()))
+    return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()),
+            *PROPERTY_OF.get(word, ()))
 
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
     """A word is carried whole, inside a longer word (4 letters at least: "kaura" of "kaurajuoma"), or
-    as the start of one ("mac" of "macaroni", "oat" of "oatmeal": an abbreviation, a compound's first part)."""
+    as the start of one ("mac" of "macaroni", "oat" of "oatmeal": an abbreviation, a compound's first part);
+    a word naming an allergen group as a whole ("pähkinä", "nöt", "muna") by the row's declared allergens
+    ("Hershey's Milk Chocolate with Almonds" is a nut chocolate; issue 58: food_words dev said "not sold")."""
+    if GROUP_OF.get(word) in product.allergens:
+        return True
     options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
     return any(o in held or (len(o) >= 4 and any(o in h for h in held))
                or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options)
@@ -152,19 +199,23 @@ def mutual(word: str, languages: Words) -> list[str]:
 
 def check_words(request: Request, candidates: Sequence[Product], judgements: list[Judgement],
                 languages: Words, kind_names: frozenset[str], vocabulary=frozenset(),
-                label_parts: dict[str, set[str]] | None = None) -> list[Judgement]:
+                label_parts: dict[str, set[str]] | None = None, kind_rows=None) -> list[Judgement]:
     """Every match (exact or variant) lacking a distinguishing word the catalogue can check becomes a
     stand-in with the reason (one lacking a word it cannot check, at most a variant); a flavoured row
-    is a variant when no flavour was said, a stand-in when plain was."""
+    is a variant when no flavour was said, a stand-in when plain was. ``kind_rows``: (products, kind ->
+    positions), for the words the kind's own rows state (unstated)."""
     if not request.kinds or request.code:
         return judgements
     wanted = distinguishing(request, languages, kind_names)
     # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
     # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
     # own (fineli_sv dev said "not sold" for it)
-    strict = [w for w in wanted if checkable(w, request, languages, vocabulary)
+    alone = foods(kind_names)
+    not_stated = unstated(request, wanted, languages, *(kind_rows or ((), {})), kind_names=kind_names)
+    strict = [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in not_stated
+              and not a_use(w, kind_names)
               and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
-                   or w in kind_names or any(t in kind_names for t in mutual(w, languages)))]  # almond: manteli
+                   or w in alone or any(t in alone for t in mutual(w, languages)))]  # almond: manteli
     own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
     plain = wants_plain(request)
     out = []
@@ -190,6 +241,34 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
                 j = Judgement("variant", 0.7, f"flavoured: {flavour}")
         out.append(j)
     return out
+
+
+KIND_ROWS_READ = 400  # rows of a kind read for a word before it counts as unstated (the demo's kinds hold 3-18 rows)
+
+
+def a_source(word: str, languages: Words, kind_names: frozenset[str]) -> bool:
+    """A food of its own, an animal or a flavour: "oat" (kaura names a kind), "almond", "goat", "strawberry"."""
+    alone = foods(kind_names)
+    return (word in ANIMAL_OF or word in FLAVOUR_OF or word in alone
+            or any(t in alone for t in mutual(word, languages)))
+
+
+def unstated(request: Request, wanted: Sequence[str], languages: Words, products: Sequence[Product] = (),
+             by_kind: dict[str, list[int]] | None = None, kind_names: frozenset[str] = frozenset()) -> set[str]:
+    """The words asked that are no source (a form, a colour, a style: sliced, dried, white, basmati) and
+    that no row of the kinds asked states, in any of the word's forms. Such a word tells rows apart where
+    the kind's rows name it ("Sliced Monterey Jack" beside "Organic Monterey Jack", "Smoked Salmon Fillets"
+    beside "Salmon fillets", basmati among the rices); where none does, a row lacking it says nothing of
+    it, so it stays a variant and is no reason to say "not sold" (issue 58: food_words dev "sliced bread",
+    "dried lentils", "white bread" were said "not sold"; the price: "white chocolate", where no chocolate
+    says white, shows the milk chocolate as a variant saying so). A source is checked over the whole
+    catalogue: "oat milk" is "not sold" whatever the plant drinks' names hold."""
+    words_ = [w for w in wanted if not a_source(w, languages, kind_names)]
+    if not words_ or not by_kind:
+        return set()
+    rows = [products[pos] for kind in request.kinds for pos in by_kind.get(kind, ())[:KIND_ROWS_READ]]
+    helds = [(p, _held(p, languages)) for p in rows]
+    return {w for w in words_ if not any(carries_word(w, p, request, languages, held) for p, held in helds)}
 
 
 def other_source(product: Product, request: Request, wanted: list[str], languages: Words,

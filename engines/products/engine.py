@@ -307,7 +307,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             judgements = self.judge.judge(request, pool, value_of("products", "judge_deadline_s", JUDGE_DEADLINE_S))
             judgements = check_labels(request, pool, judgements, self.knowledge)
             judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names,
-                                     self.reader.vocabulary, self.reader.label_parts)
+                                     self.reader.vocabulary, self.reader.label_parts, (self.products, self._by_kind()))
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None

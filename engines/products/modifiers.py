@@ -62,6 +62,16 @@ FORMS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
 FORM_OF: dict[str, frozenset[str]] = {w: g for g in FORMS for w in g}
 FORM_WORDS = frozenset(FORM_OF)
 
+# A property a name states in the catalogues' languages, one group a property: a row carrying any of its
+# words carries it ("täysjyväriisi" over "riso integrale"; issue 58: food_words dev said "not sold" for
+# wholegrain rice, bread and crackers the demo catalogue names in Italian). "whole grain" said in two
+# words is read as one (distinguishing.py).
+PROPERTIES: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "wholegrain wholemeal wholewheat taysjyva fullkorn fullkorns integrale integrali integral",
+))
+PROPERTY_OF: dict[str, frozenset[str]] = {w: g for g in PROPERTIES for w in g}
+WHOLE_PAIRS = ("grain", "grains", "wheat", "meal")  # "whole grain", "whole wheat", "whole meal": wholegrain
+
 REGIONAL: tuple[tuple[str, str], ...] = (
     ("gryn", "flingor"),  # havregryn / havreflingor (rolled oats)
     ("mellanmjolk", "lattmjolk"),  # 1.5 % milk: Sweden's lättmjölk is 0.5 %, Finland's 1.5 %

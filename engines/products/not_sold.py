@@ -48,17 +48,28 @@ def carries(product: Product, parts: Sequence[str], request: Request, languages:
     held = name_words | {p for w in name_words for p in languages.parts(w)}
 
     def has(part: str) -> bool:
-        options = (part, *languages.translations(part), *request.alternatives.get(part, ()))
+        # and the other names of the names that pair back with it: "soya" is soija, which is "soy" (issue 58:
+        # food_words dev "soya milk" was said "not sold" over "Organic Unsweetened soy milk")
+        paired = [t for t in languages.translations(part) if part in languages.translations(t)]
+        options = (part, *languages.translations(part), *request.alternatives.get(part, ()),
+                   *(o for t in paired for o in languages.translations(t)))
         return any(o in held or (len(o) >= 4 and any(o in w for w in name_words)) for o in options)
 
     return bool(parts) and all(has(p) for p in parts)
 
 
-def _same_family(request: Request, product: Product, knowledge: KnowledgeMap) -> bool:
-    """A product of another kind of the family asked for: "LAKTOOSITON MAITOJUOMA" is milk to the
-    catalogue, flavoured milk to the words "laktoositon maitojuoma", and carries every part said."""
+def _same_family(request: Request, product: Product, knowledge: KnowledgeMap, parts: Sequence[str] = ()) -> bool:
+    """A product of another kind of the family asked for, that the words said name too: "LAKTOOSITON
+    MAITOJUOMA" is milk to the catalogue, flavoured milk to the words "laktoositon maitojuoma", which
+    say "maito". A row whose own kind no word said names is another thing carrying the word as its
+    flavour: "White chocolate macadamia" cookies for "vegan chocolate" (issue 58: food_words dev, the
+    vegan cookie lifted "not sold" that was true)."""
     families = {knowledge.family(k) for k in request.kinds if k in knowledge.kinds}
-    return bool(product.kinds) and product.kinds[0] in knowledge.kinds and knowledge.family(product.kinds[0]) in families
+    if not (product.kinds and product.kinds[0] in knowledge.kinds and knowledge.family(product.kinds[0]) in families):
+        return False
+    said = {*request.said, *request.terms, *request.forms, *parts}
+    return any(product.kinds[0] in kinds and all(w in said for w in phrase)
+               for phrase, kinds in knowledge.kind_phrases.items())
 
 
 def checked(request: Request, pool: Sequence[Product], judgements: list[Judgement], languages: Words,
@@ -73,7 +84,7 @@ def checked(request: Request, pool: Sequence[Product], judgements: list[Judgemen
     lifted = 0
     for product, j in zip(pool, judgements):
         other_animal = another_animal(request, product, knowledge, languages.parts)
-        if (j.label == "standin" or j.label == "no" and _same_family(request, product, knowledge)) \
+        if (j.label == "standin" or j.label == "no" and _same_family(request, product, knowledge, parts)) \
                 and other_animal is None and carries(product, parts, request, languages) and not settled(product):
             out.append(Judgement("variant", CARRIED_CONFIDENCE, f"its name carries every part said "
                                                                 f"({', '.join(parts)}); {j.why}"))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
-from engines.products.compound_reading import animal_kinds, form_compound, read_compound
+from engines.products.compound_reading import animal_kinds, form_compound, joined_kinds, read_compound
 from engines.products.modifiers import regional
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.joins import joined, phrase_alternatives
@@ -308,12 +308,13 @@ class RequestReader:
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]
                 claim = self.claim_phrases.get((prefix,))
+                joined = joined_kinds(self, prefix, head)  # "peanutbutter": peanut butter, no butter
                 if claim:
                     claims.append(claim)
                     notes.append(f"read '{self._local.shown.get(word, word)}' as {CLAIMS[claim]} {head}")
                 else:
                     terms.append(prefix)
-                kinds.extend(k for k in self.knowledge.kind_phrases[(head,)] if k not in kinds)
+                kinds.extend(k for k in joined or self.knowledge.kind_phrases[(head,)] if k not in kinds)
                 said.append(word)
                 return
         if not whole and word not in self.vocabulary and read_compound(self, word, kinds, claims, terms, said, notes):

@@ -49,7 +49,10 @@ CLAIM_NAME_PHRASES: dict[str, tuple[str, ...]] = {
     "vegan": ("vegan", "vegano", "vegana", "vegetalien", "vegaaninen"),
     "organic": ("organic", "biologico", "biologica", "luomu", "ekologisk"),
     "no_added_sugar": ("no added sugar", "senza zuccheri aggiunti", "sans sucres ajoutes", "ei lisattya sokeria",
-                       "ej tillsatt socker", "utan tillsatt socker", "sokeriton", "sockerfri"),
+                       "ej tillsatt socker", "utan tillsatt socker", "sokeriton", "sockerfri",
+                       # a name saying unsweetened states it too (issue 58: food_words dev "almond drink without
+                       # sugar" found only rice drinks, "Almond Milk Unsweetened" carried no claim)
+                       "unsweetened", "osotad", "makeuttamaton", "senza zucchero", "non zuccherato", "non sucre"),
     "low_fat": ("low fat", "low-fat", "fat free", "fat-free", "rasvaton", "vaharasvainen", "fettfri", "fettsnal"),
 }
 

@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engines.eval.food.load import FoodRequest, load_food_requests
+from engines.eval.food.load import WORDS, FoodRequest, load_food_requests
 from engines.eval.runner import Outcome, Ranker, Request
 from engines.eval.suite import Suite, Verdict
 from engines.fusion import rrf
@@ -102,10 +102,11 @@ def score(engine: ProductsEngine, food: FoodRequest, ranked: list[int], labels, 
             "not_sold_said": food.not_sold and said_not_sold, "not_sold_due": food.not_sold}
 
 
-def requests(split: str = "both") -> list[Request]:
-    """The food set as the runner's requests: the food request rides along for the scoring."""
-    return [Request(f"food-{n}", food.text, {}, food.split, spec=food)
-            for n, food in enumerate(load_food_requests("both"), start=1) if split in ("both", food.split)]
+def requests(split: str = "both", name: str = "food") -> list[Request]:
+    """The food set (or food_words, all dev) as the runner's requests: the food request rides along for the scoring."""
+    asked = load_food_requests("both") if name == "food" else load_food_requests("both", WORDS, all_dev=True)
+    return [Request(f"{name}-{n}", food.text, {}, food.split, spec=food)
+            for n, food in enumerate(asked, start=1) if split in ("both", food.split)]
 
 
 class FoodConfigs:
@@ -199,8 +200,8 @@ def http_judge_configured() -> bool:
     return judge is not None
 
 
-def food_suite(progress) -> Suite:
-    asked = requests("both")
+def food_suite(progress, name: str = "food") -> Suite:
+    asked = requests("both", name)
     setup = FoodConfigs(progress=progress)
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:
@@ -214,7 +215,7 @@ def food_suite(progress) -> Suite:
             out.append(Verdict(p.id, p.name, None, is_right(p, food), broke, labels[n] if n < len(labels) else None))
         return out
 
-    return Suite("products", "food", asked, setup.factories(), COLUMNS, verdicts,
+    return Suite("products", name, asked, setup.factories(), COLUMNS, verdicts,
                  score_outcome=setup.score, summed=frozenset({"dropped", "standin_as_match", "not_sold_said",
                                                              "not_sold_due"}),
                  percent=frozenset({"right_first", "in_top3", "recall"}), salt=setup.salt(), close=setup.close,

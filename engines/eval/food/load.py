@@ -5,7 +5,9 @@
 ``rules`` (``claims`` the answer must carry, allergens to ``avoid``); ``not_sold`` (the catalogue has
 nothing that is the thing and keeps the rules); optional ``brand``, ``pack``, ``code``; ``about``
 (what the request exercises). A third is held out, chosen by a hash of the text (``split_of``):
-nothing may be tuned by looking at those.
+nothing may be tuned by looking at those. ``words-dev.jsonl`` (the ``food_words`` set, issue 58) is the same
+shape and every request in it is dev: words that narrow a kind (fresh, sliced, without soy, plurals, a brand's
+words), written after food held out fell, to find on dev what the distinguishing rules get wrong.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engines.eval.datasets import DataFileError
 from engines.eval.requests_file import read_requests
 
 REQUESTS = Path(__file__).resolve().parent / "requests.jsonl"
+WORDS = Path(__file__).resolve().parent / "words-dev.jsonl"  # all dev: no held-out half
 Split = Literal["dev", "heldout", "both"]
 
 
@@ -35,10 +38,11 @@ class FoodRequest:
     pack: str | None = None
     code: str | None = None
     about: tuple[str, ...] = field(default=())
+    fixed_split: str = ""  # a file that is all dev (words-dev.jsonl) says so; otherwise the hash of the text
 
     @property
     def split(self) -> str:
-        return split_of(self.text)
+        return self.fixed_split or split_of(self.text)
 
 
 def split_of(text: str) -> str:
@@ -50,11 +54,12 @@ class FoodSetError(DataFileError):
     """A malformed line: the message names the file and line."""
 
 
-def load_food_requests(split: Split = "both", path: str | Path = REQUESTS) -> list[FoodRequest]:
+def load_food_requests(split: Split = "both", path: str | Path = REQUESTS, all_dev: bool = False) -> list[FoodRequest]:
     def request(raw: dict) -> FoodRequest:
         rules = raw.get("rules", {})
         return FoodRequest(raw["text"], raw.get("lang", ""), tuple(raw["kinds"]), tuple(raw.get("standins", ())),
                            tuple(rules.get("claims", ())), tuple(rules.get("avoid", ())), bool(raw.get("not_sold")),
-                           raw.get("brand"), raw.get("pack"), raw.get("code"), tuple(raw.get("about", ())))
+                           raw.get("brand"), raw.get("pack"), raw.get("code"), tuple(raw.get("about", ())),
+                           "dev" if all_dev else "")
 
     return [r for r in read_requests(path, request, FoodSetError) if split == "both" or r.split == split]
