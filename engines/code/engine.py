@@ -35,6 +35,7 @@ from engines.bounded_read import read_lines
 from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
+from engines.code.constructors import TOP, classes_first
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source
 from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
@@ -358,13 +359,15 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         static = kind == STATIC
         symbol_asked = lexical.shape.has_paths and symbol_query(query)  # a name asked for: the words' order
         if static:
-            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if question_asked(query)
+            asked = lexical.shape.has_paths and not symbol_asked and question_asked(query)  # constructors.py: words
+            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if asked
                      else KNOBS.value("tree_meaning_share")) if lexical.shape.has_paths else KNOBS.value("meaning_share")
             if lexical.shape.has_paths and not symbol_asked:  # a function named for the question that the
                 # table finds too stands alone (ranking.py); not in MiniLM's blend, where it cost more
                 # (semble dev fused 0.8693 -> 0.8673, architecture 0.7983 -> 0.7948)
                 ranked = stand_alone(query, ranked, lexical.shape, meaning.ranked)
-            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, limit, share)
+            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, max(limit, TOP + 1), share)
+            merged = (classes_first(merged, symbols, lexical, query) if asked and ranked else merged)[:limit]
         elif lexical.shape.has_paths and ranked:
             merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else KNOBS.value("tree_blend_weight"))
         else:
