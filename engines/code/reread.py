@@ -9,7 +9,7 @@ it and leaves MiniLM's sense of a sentence out. Embedding a whole large tree wit
 hash, in a file of its own beside the tree's other vectors), so a second question over the same rows
 embeds nothing. What MiniLM reads of a row is its gist (``gist_text``): the file's path, the name's
 words, the signature and the doc (the first lines where there is none). Against the row's source,
-measured on the same pools: the gist ranked better and embeds about 6x faster (short texts).
+measured on the same pools: the gist ranked better and embeds about 5x faster (short texts).
 
 The fusion: each evidence row among the first ``ROWS`` gets ``WEIGHT`` x its MiniLM cosine, scaled over
 those rows (the least 0, the most 1), added to the score the table's fusion gave it (merge.py ``weigh``:
@@ -17,10 +17,11 @@ those rows (the least 0, the most 1), added to the score the table's fusion gave
 time budget: the rows embedded in time are re-ordered among themselves (a leading run of the answer),
 the rest keep the table's order, and the vectors made are kept for the next question.
 
-Measured on dev only (a /tmp replay of the engine's own default pools, docs/code-embedder.md, section
-"Meaning re-read at query time"), right@3 / MRR@10 / nDCG@10: the natural questions (66)
-0.394 / 0.353 / 0.411 -> 0.470 / 0.369 / 0.445; their check set (18, written before and never tuned
-on) 0.222 / 0.170 / 0.190 -> 0.222 / 0.178 / 0.243. Around the setting, natural right@3 0.439-0.470 for
+Measured on dev only (a /tmp replay of the engine's own default pools, then the engine: docs/code-embedder.md,
+section "Meaning re-read at query time"), right@3 / MRR@10 / nDCG@10: the natural questions (66)
+0.394 / 0.353 / 0.411 -> 0.470 / 0.368 / 0.445; their check set (18, written before and never tuned
+on) 0.222 / 0.170 / 0.190 -> 0.222 / 0.178 / 0.235; semble dev 0.8694 -> 0.8688 (paired -0.0006
+[-0.0016, +0.0004]), CoSQA unchanged (no paths). Around the setting, natural right@3 0.439-0.470 for
 ROWS 15-40 and WEIGHT 0.8-3.0; the check set's right@3 there is 0.167 or 0.222 (one question of 18).
 Replacing the table's share by MiniLM's, an RRF of the two orders, or MiniLM alone over the rows:
 0.318-0.470 on the 66, none better on both sets; the rows' source instead of their gist: at best 0.470
@@ -44,8 +45,9 @@ from engines.lexical import split_identifier
 ROWS = 20  # the answer's first rows MiniLM reads (15-30 measured alike; see the module)
 WEIGHT = 1.0  # MiniLM's scaled cosine beside the table's fused score (0.8-3.0 measured; see the module)
 # How long a search waits on MiniLM before answering with what it has (a waiting engine, the evaluation,
-# waits for every row). 20 gists cold: 2.3 s a question at load 6 on the 2 shared cores (8.7 gists/s),
-# the docs' figure; what is not read in time keeps the table's order and is read by the next question.
+# waits for every row): the one-shot's wait (olai_tui/commands.py). A question's 20 gists cold, niced on the
+# 2 shared cores at load 3: median 1.01 s, p90 1.62 s (warm 0.01 s); at load 6 about 2.3 s (8.7 gists a
+# second). What is not read in time keeps the table's order and is read by the next question.
 BUDGET_S = 1.5
 BATCH = 5  # gists per embed call: the deadline is looked at between them
 GIST_CHARS = 600
