@@ -1,10 +1,11 @@
 """The code engine: BM25 over symbols always answers; the embedding tier adds meaning.
 
 The embedding tier's vectors are the trained code table's (static_vectors.py: every symbol in seconds,
-``"vectors": {"static": 1.0}``) unless contextual vectors are asked for (``[code] contextual = true`` in
-config.toml, or an embedder handed in: MiniLM, about an hour on a large tree). Then the static vectors
-answer for every symbol until MiniLM's index is complete (the tier says ``answered`` with each kind's
-share and MiniLM's done/of, a row ``"vectors": "static"``), and MiniLM's after.
+``"vectors": {"static": 1.0}``; a question asked in words has its first rows re-read by MiniLM:
+reread.py) unless contextual vectors are asked for (``[code] contextual = true`` in config.toml, or an
+embedder handed in: MiniLM, about an hour on a large tree). Then the static vectors answer for every
+symbol until MiniLM's index is complete (the tier says ``answered`` with each kind's share and MiniLM's
+done/of, a row ``"vectors": "static"``), and MiniLM's after.
 
 ``search`` yields batches in the envelope of engines/answer.py:
 
@@ -28,18 +29,17 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import numpy as np
-
 from engines.answer import Batch, TierReport, ms_since
 from engines.bounded_read import read_lines
 from engines.contract import Engine, EngineStatus, Passage, Ranked, Watcher, ranked_by_search
 from engines.tiers import recall_switched_off
 from engines.code.code_index import CodeIndex
+from engines.code.constructors import TOP, classes_first
 from engines.code.corpus import NO_CODE_FILES, CodeSource, CorpusError, module_sources, tree_source
 from engines.gcpause import paused_gc
 from engines.code.index_store import IndexWriter, cache_file, edited_record, open_index
 from engines.code.lexical_tier import TIER as LEXICAL, LexicalIndex, symbol_counts
-from engines.code.meaning import Meaning, hits_of, nearest
+from engines.code.meaning import Meaning, hits_of, nearest, union_total
 from engines.code.knobs import KNOBS
 from engines.code.merge import (ALIASES, BLEND_WEIGHT_SYMBOL, EMBEDDING, MERGES, STATIC_QUESTION_SHARE, blend, fill, fuse,
                                 question_asked, weigh)
@@ -47,6 +47,7 @@ from engines.code.milvus.routed import Routed
 from engines.code.milvus.router import SearchSettings
 from engines.code.presenting import CodePresenting
 from engines.code.ranking import stand_alone, symbol_query
+from engines.code.reread import Reread, RereadRows
 from engines.code.symbols import Symbol
 from engines.code.vector_kinds import (CANDIDATES, CONTEXTUAL, STATIC, TwoKindsOfVectors, contextual_asked,
                                        said_vectors)
@@ -61,7 +62,7 @@ DEFAULT_TIERS = (LEXICAL, EMBEDDING)  # meaning by the trained code table from t
 ENABLE_EMBEDDING = "add embedding to --tiers (or switch it on in the palette)"
 
 
-class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
+class CodeEngine(TwoKindsOfVectors, RereadRows, LazyVectors, CodePresenting, Engine):
     name = ENGINE
     tiers = TIERS
     knobs = KNOBS  # engines/code/knobs.py: what a person may set per corpus
@@ -75,7 +76,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
                  merge: str = "fused", symbols: list[Symbol] | None = None, scope: str | None = None,
                  remote_endpoint: str | None = None, progress: Callable[[int, int], None] | None = None,
                  persist: bool = True, search: SearchSettings | None = None, static: bool = True,
-                 static_embedder: Embedder | None = None, contextual: bool | None = None) -> None:
+                 static_embedder: Embedder | None = None, contextual: bool | None = None, reread: bool = True) -> None:
         """A source tree (``root``), installed ``modules``, or ``symbols`` already read (a benchmark);
         ``progress(files read, of)`` while a tree is read. ``persist``: keep the tree's index in the
         cache (under ``cache_dir`` when given, else the user cache) and read it back on the next open.
@@ -83,6 +84,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         ``contextual``: whether contextual vectors are asked for (None: where an ``embedder`` is given or
         config.toml asks; their model is ``embedder``, else the configured one, MiniLM). ``static``: the
         trained code table's vectors answer first (``static_embedder``: another table, for the tuning tools).
+        ``reread``: MiniLM re-reads a question's first rows (reread.py).
 
         Raises CorpusError (one line) when the tree or a module cannot be read.
         """
@@ -125,6 +127,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         self._static = self._static_problem = None  # the table's index, or why it cannot answer (vector_kinds.py)
         self._lock = threading.Lock()
         self._router = Routed(self, search)
+        self._reread = Reread(lambda: self.embedder, self._scope, cache_dir) if reread else None
         self._install(index, write=changed)
 
     def _open(self, progress: Callable[[int, int], None] | None = None) -> tuple[CodeIndex, bool]:
@@ -342,7 +345,7 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
             status = "answered" if added else "empty"
             yield Batch(hits=said_vectors(hits_of(symbols, added), kind),
                         tiers=[self._embedding_report(index, status, ms_since(started), len(added))],
-                        total=self._union_total(lexical, query, wanted, meaning))
+                        total=union_total(lexical, query, wanted, meaning))
             return
 
         started = time.perf_counter()
@@ -361,13 +364,18 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
         static = kind == STATIC
         symbol_asked = lexical.shape.has_paths and symbol_query(query)  # a name asked for: the words' order
         if static:
-            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if question_asked(query)
+            asked = lexical.shape.has_paths and not symbol_asked and question_asked(query)  # constructors.py: words
+            share = (BLEND_WEIGHT_SYMBOL if symbol_asked else STATIC_QUESTION_SHARE if asked
                      else KNOBS.value("tree_meaning_share")) if lexical.shape.has_paths else KNOBS.value("meaning_share")
             if lexical.shape.has_paths and not symbol_asked:  # a function named for the question that the
                 # table finds too stands alone (ranking.py); not in MiniLM's blend, where it cost more
                 # (semble dev fused 0.8693 -> 0.8673, architecture 0.7983 -> 0.7948)
                 ranked = stand_alone(query, ranked, lexical.shape, meaning.ranked)
-            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked, limit, share)
+            merged = weigh(ranked, meaning.cosines_of([p for p, _ in ranked]), meaning.ranked,
+                           max(limit, CANDIDATES if asked else TOP + 1), share)
+            merged, said = self._reread_rows(classes_first(merged, symbols, lexical, query), symbols, query) \
+                if asked and ranked else (merged, None)  # MiniLM re-reads the first rows (reread.py)
+            merged = merged[:limit]
         elif lexical.shape.has_paths and ranked:
             merged = blend(ranked, meaning.ranked, limit, BLEND_WEIGHT_SYMBOL if symbol_asked else KNOBS.value("tree_blend_weight"))
         else:
@@ -376,18 +384,10 @@ class CodeEngine(TwoKindsOfVectors, LazyVectors, CodePresenting, Engine):
                                       sum(1 for m in merged if EMBEDDING in m.ranks))
         if static:
             embedding_report = self._static_report(embedding_report)
+            embedding_report.reason = said or embedding_report.reason
         lexical_report.count = sum(1 for m in merged if LEXICAL in m.ranks)
         return Batch(hits=said_vectors(hits_of(symbols, merged), kind), tiers=[lexical_report, embedding_report],
-                     total=self._union_total(lexical, query, wanted, meaning), extras={"merge": "fused", **extras})
-
-    @staticmethod
-    def _union_total(lexical: LexicalIndex, query: str, wanted: tuple[str, ...], meaning: "Meaning") -> int:
-        """Every symbol above either tier's floor, each counted once, uncapped."""
-        found = np.zeros(len(lexical.symbols), bool)  # a mask, not a set of up to every symbol per query
-        found[meaning.above_floor] = True
-        if LEXICAL in wanted:
-            found |= lexical.index.scores(lexical.query_words(query)) > 0
-        return int(found.sum())
+                     total=union_total(lexical, query, wanted, meaning), extras={"merge": "fused", **extras})
 
     def _embedding_report(self, index: VectorIndex, status: str, ms: float | None, count: int,
                           reason: str | None = None) -> TierReport:

@@ -66,3 +66,13 @@ def hits_of(symbols: list[Symbol], merged: list[Merged]) -> list[Hit]:
         hits.append(Hit(id=s.id, title=s.title, where=s.where, tier=m.tier, score=round(m.score, 4),
                         marker=marker, extras=extras))
     return hits
+
+
+def union_total(lexical, query: str, wanted: tuple[str, ...], meaning: Meaning) -> int:
+    """Every symbol above either tier's floor, each counted once, uncapped (``lexical``: the
+    code engine's LexicalIndex)."""
+    found = np.zeros(len(lexical.symbols), bool)  # a mask, not a set of up to every symbol per query
+    found[meaning.above_floor] = True
+    if LEXICAL in wanted:
+        found |= lexical.index.scores(lexical.query_words(query)) > 0
+    return int(found.sum())

@@ -90,7 +90,9 @@ async def test_the_other_panes_open_their_engines_when_first_shown(notes, no_mod
 
 
 async def test_the_code_pane_answers_with_the_trained_table_and_never_asks_the_model(notes, no_model):
-    engine = CodeEngine(CODE_DEMO, embedder=no_model, contextual=False)  # MiniLM's vectors not asked for
+    # MiniLM's vectors not asked for, nor its re-read of a question's first rows (tested with the model in
+    # tests/engines/test_code_reread.py and the demo's snapshot)
+    engine = CodeEngine(CODE_DEMO, embedder=no_model, contextual=False, reread=False)
     app = all_panes(notes, code=engine, start_pane="code")
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, THROTTLE)

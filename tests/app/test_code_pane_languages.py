@@ -28,6 +28,7 @@ def _colour(monkeypatch):
 def test_code_pane_on_cobra_answers_with_go_rows_language_shown(snap_compare, tmp_path):
     notes = NotesEngine(DEMO, embedder=shared_embedder())
     engine = CodeEngine(COBRA, embedder=shared_embedder(), cache_dir=str(tmp_path / "cache"), contextual=False)
+    engine.reread_budget_s = None  # MiniLM re-reads every first row of the question, however loaded the machine
     app = all_panes(notes, code=engine, start_pane="code")
     seen = {}
 

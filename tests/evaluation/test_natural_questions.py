@@ -32,6 +32,7 @@ def test_the_set_is_as_large_and_as_wide_as_the_issue_asks_and_dev_only():
 
 def test_a_further_chunk_is_its_symbol_and_right_at_3_asks_for_a_grade_3():
     assert symbols_of(["a.py::f", "a.py::f@40", "b.py::g", "a.py::f@80"]) == ["a.py::f", "b.py::g"]
+    assert symbols_of(["a.ts::f@96@196", "a.ts::f", "b.py::g@7"]) == ["a.ts::f", "b.py::g"]  # a chunk's chunk
     graded = {"a.py::f": 3, "b.py::g": 2}
     assert figures(["x", "y", "a.py::f"], graded)["right@3"] == 1.0
     assert figures(["x", "y", "z", "a.py::f"], graded)["right@3"] == 0.0

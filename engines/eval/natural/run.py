@@ -22,7 +22,7 @@ from engines.locations import shared_data
 QUESTIONS = Path(__file__).resolve().parent / "questions"
 RIGHT = 3
 DEPTH = 10
-_CHUNK = re.compile(r"@\d+$")
+_CHUNK = re.compile(r"(?:@\d+)+$")  # a chunk of a further chunk too: "createStore@96@196"
 
 
 def load_questions(path: Path) -> list[tuple[str, dict[str, int]]]:
