@@ -3,6 +3,7 @@ measurement is the one written beside that constant (engines/code/merge.py, lexi
 
 from engines.code.lexical_tier import B, K1
 from engines.code.merge import BLEND_WEIGHT, STATIC_MEANING_SHARE, STATIC_TREE_SHARE
+from engines.code.reread import ROWS, WEIGHT
 from engines.knobs import Knob, Knobs
 
 KNOBS = Knobs(
@@ -25,5 +26,14 @@ KNOBS = Knobs(
          does="over functions without paths, the trained code table's share of a row's score",
          measured="CoSQA dev-500 MRR@10 by share 0.4/0.5/0.6/0.7/0.8: 0.406/0.416/0.424/0.418/0.407 "
                   "(engines/code/merge.py)"),
+    Knob("reread_rows", "int", ROWS, low=0, high=50,
+         does="for a question asked in words over a source tree, how many of the answer's first rows MiniLM "
+              "re-reads at query time (0: none)",
+         measured="natural questions dev (66) right@3 0.439-0.470 for 15-40 rows, 0.394 with none; "
+                  "semble dev 0.8694 -> 0.8688 (engines/code/reread.py)"),
+    Knob("reread_weight", "float", WEIGHT, low=0.0, high=3.0,
+         does="MiniLM's scaled cosine beside the table's fused score for the rows it re-reads",
+         measured="natural questions dev right@3 0.439-0.470 for 0.8-3.0; the check set keeps 0.222 only at "
+                  "1.0 (engines/code/reread.py)"),
 )
 

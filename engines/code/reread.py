@@ -40,6 +40,7 @@ from engines.code.merge import LEXICAL, Merged
 from engines.code.symbols import Symbol
 from engines.embed.base import Embedder
 from engines.embed.cache import VectorCache, text_key
+from engines.knobs import value_of
 from engines.lexical import split_identifier
 
 ROWS = 20  # the answer's first rows MiniLM reads (15-30 measured alike; see the module)
@@ -136,9 +137,12 @@ class Reread:
 
 
 def reread(merged: list[Merged], symbols: Sequence[Symbol], query: str, reader: Reread,
-           deadline: float | None, rows: int = ROWS) -> tuple[list[Merged], int]:
+           deadline: float | None, rows: int | None = None, weight: float | None = None) -> tuple[list[Merged], int]:
     """The answer with its first ``rows`` evidence rows re-read by MiniLM (see the module), and how many
-    leading rows were: those embedded in time, up to the first that was not."""
+    leading rows were: those embedded in time, up to the first that was not. ``rows`` and ``weight``:
+    the knobs in force (engines/code/knobs.py reread_rows, reread_weight) when not given."""
+    rows = value_of("code", "reread_rows", ROWS) if rows is None else rows
+    weight = value_of("code", "reread_weight", WEIGHT) if weight is None else weight
     head = [m for m in merged[:rows] if LEXICAL in m.ranks]
     if len(head) < 2:
         return merged, 0
@@ -147,7 +151,7 @@ def reread(merged: list[Merged], symbols: Sequence[Symbol], query: str, reader: 
     if read < 2:
         return merged, 0
     # evidence rows lead the answer (a resemblance row is never above one), so ``head`` is its first rows
-    return reweigh(merged, cosines[:read]), read
+    return reweigh(merged, cosines[:read], weight), read
 
 
 class RereadRows:

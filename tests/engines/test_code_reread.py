@@ -13,7 +13,9 @@ import pytest
 from engines.answer import collect
 from engines.code.engine import CodeEngine
 from engines.code.merge import EMBEDDING, LEXICAL, Merged
+from engines.code.knobs import KNOBS
 from engines.code.reread import ROWS, Reread, gist_text, reread, reweigh
+from engines.knobs import trying
 
 
 def _row(p: int, fused: float | None) -> Merged:
@@ -162,6 +164,10 @@ def test_what_the_budget_did_not_read_keeps_the_tables_order(tmp_path, model):
         out, read = reread(merged, engine.symbols, QUESTION, reader, None)
         assert read == len(merged) and model.documents == len(merged)  # no deadline: every row read
         assert sorted(m.position for m in out) == [m.position for m in merged]
+        with trying(KNOBS, {"reread_rows": 0}):  # the knob in force (a corpus's setting, a trial): none read
+            assert reread(merged, engine.symbols, QUESTION, reader, None) == (merged, 0)
+        with trying(KNOBS, {"reread_weight": 0.0}):  # MiniLM given no weight: the table's order stands
+            assert reread(merged, engine.symbols, QUESTION, reader, None)[0] == merged
     finally:
         engine.close()
 
