@@ -1,4 +1,5 @@
-"""What "reproducible" means for the trained code table, as measured (issue 60), and its check.
+"""What "reproducible" means for the trained code table, as measured (issue 60), and its check (the prose
+table's too: training/prose_table, issue 61, the same teacher and the same tolerance).
 
 `.venv/bin/python -m training.code_table --out PATH` rebuilds the table from its corpus. On the machine
 that trained it, with the teacher's vectors cached, it wrote the shipped bytes again. On a fresh machine
@@ -62,18 +63,26 @@ def differences(table: np.ndarray, manifest: dict, shipped: np.ndarray, shipped_
     return out
 
 
-def main(argv: list[str]) -> int:
-    from engines.embed.trained_code_table import shipped_path
+def shipped_for(manifest: dict) -> Path:
+    """The shipped table a rebuilt one is held to: the notes pane's prose table where its manifest says
+    it is for notes (training.prose_table writes ``"for": "notes"``), else the code table."""
+    from engines.embed import trained_code_table, trained_prose_table
 
+    return (trained_prose_table if manifest.get("for") == "notes" else trained_code_table).shipped_path()
+
+
+def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m engines.embed.reproduced PATH (a table training.code_table wrote)", file=sys.stderr)
+        print("usage: python -m engines.embed.reproduced PATH (a table training.code_table or training.prose_table "
+              "wrote)", file=sys.stderr)
         return 2
-    path, shipped = Path(argv[0]), shipped_path()
+    path = Path(argv[0])
     try:
         table, manifest = np.load(path), json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         print(f"{path}: cannot be read ({exc})", file=sys.stderr)
         return 2
+    shipped = shipped_for(manifest)
     found = differences(table, manifest, np.load(shipped),
                         json.loads(shipped.with_suffix(".json").read_text(encoding="utf-8")))
     for line in found:

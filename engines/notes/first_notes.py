@@ -106,7 +106,8 @@ class FirstNotes:
 
 def candidates(meaning, words, depth: int = CANDIDATES) -> list[int]:
     """The notes (indices into ``meaning.notes``) the static-standing ranking and the words ranking put
-    first, taken from each in turn, those with the model's vectors already left out."""
+    first, taken from each in turn (meaning's all first where the words hold no evidence), those with the
+    model's vectors already left out."""
     from_static = getattr(meaning, "from_static", None)
     by_meaning = meaning.head(depth).tolist()
     by_words = []
@@ -115,9 +116,16 @@ def candidates(meaning, words, depth: int = CANDIDATES) -> list[int]:
             m = meaning.index_of.get(words.notes[w].id)
             if m is not None:
                 by_words.append(m)
+    if words is None or not len(words.shown()):
+        # no note holds enough of the query's words (only single shared ones): its answer is meaning's, in
+        # meaning's order (fill_rows.meaning_orders), so meaning's candidates go to the model first. Taken in
+        # turn with the words', the slugs note (third by the static table) came fifth, after two notes that
+        # share only "plants", and a loaded one-shot embedded four.
+        order = by_meaning + by_words
+    else:
+        order = [m for pair in zip(by_meaning + [None] * depth, by_words + [None] * depth) for m in pair]
     out: dict[int, None] = {}
-    for pair in zip(by_meaning + [None] * depth, by_words + [None] * depth):
-        for m in pair:
-            if m is not None and (from_static is None or from_static[m] or meaning.rank[m] == -np.inf):
-                out[m] = None
+    for m in order:
+        if m is not None and (from_static is None or from_static[m] or meaning.rank[m] == -np.inf):
+            out[m] = None
     return list(out)

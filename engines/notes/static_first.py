@@ -145,10 +145,10 @@ class StaticStandIn:
             return None
         if self._static is not None:
             return self._static
-        from engines.embed.static import StaticEmbedder
+        from engines.embed.trained_prose_table import notes_static
 
         contextual = self.vectors
-        index = StaticIndex(self._static_embedder or StaticEmbedder(), scope=str(self.root.resolve()),
+        index = StaticIndex(self._static_embedder or notes_static(), scope=str(self.root.resolve()),
                             cache_dir=self._cache_dir)
         index.open_cache()
         index.share_notes(contextual)  # the model's index keyed these notes already

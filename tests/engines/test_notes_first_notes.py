@@ -48,6 +48,7 @@ def test_a_cold_one_shot_answers_the_readme_example_by_the_model_and_keeps_its_v
 
 
 def test_candidates_take_the_static_and_the_words_heads_in_turn_leaving_out_what_the_model_has():
+    # in turn where the words hold evidence; meaning's first where they do not
     class Ranking:
         def __init__(self, order, n):
             self.notes = [type("N", (), {"id": f"n{i}"})() for i in range(n)]
@@ -60,10 +61,16 @@ def test_candidates_take_the_static_and_the_words_heads_in_turn_leaving_out_what
         def head(self, k):
             return self._order[:k]
 
+        def shown(self):  # the words ranking's notes shown for their words (words.py)
+            return self._order[:self.evidence]
+
     meaning = Ranking([4, 2, 7], 10)
     meaning.from_static[[4, 7]] = True  # note 2 has the model's vectors already
     words = Ranking([5, 4, 9], 10)
+    words.evidence = 1  # note 5 holds enough of the query's words
     assert candidates(meaning, words, depth=3) == [4, 5, 7, 9]
+    words.evidence = 0  # single shared words only: the answer is meaning's, and so is the model's first work
+    assert candidates(meaning, words, depth=3) == [4, 7, 5, 9]
 
 
 def test_without_a_deadline_a_search_puts_its_candidates_first_in_the_build(embedder, tmp_path):

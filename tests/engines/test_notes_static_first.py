@@ -15,6 +15,7 @@ import pytest
 
 from engines.answer import RESEMBLANCE, collect
 from engines.embed.static import StaticEmbedder
+from engines.embed.trained_prose_table import notes_static
 from engines.notes.engine import NotesEngine
 from engines.notes.exact import ExactMatcher
 from engines.notes.static_first import onto
@@ -88,7 +89,7 @@ def test_static_rows_show_only_over_their_own_floor(held):
     engine, _ = held
     _static_ready(engine)
     floor = engine.static_vectors.floor()
-    assert floor.confident >= StaticEmbedder().info().floor
+    assert floor.confident >= notes_static().info().floor  # the notes pane's static table's own floor
     for query in OFF_TOPIC:
         answer = ask(engine, query)
         assert [h.id for h in answer.hits if h.marker == RESEMBLANCE] == [], query

@@ -20,15 +20,16 @@ SAVE_SECONDS = 60  # and at most once a minute: a save writes the whole file (10
 
 
 def teacher_vectors(texts: Sequence[str], say: Callable[[str], None] = print,
-                    cached_only: bool = False) -> tuple[list[int], np.ndarray]:
+                    cached_only: bool = False, scope: str = SCOPE) -> tuple[list[int], np.ndarray]:
     """(which texts, MiniLM's unit vectors of them [n, 384] float32): every text, from the cache where it
-    has them; ``cached_only``: only those the cache holds (a quick experiment while it fills)."""
+    has them; ``cached_only``: only those the cache holds (a quick experiment while it fills); ``scope``:
+    the cache file (the prose table keeps its own: a save writes the whole file)."""
     from engines.embed.cache import VectorCache, text_key
     from engines.embed.llama import LlamaEmbedder
 
     embedder = LlamaEmbedder()
     info = embedder.info()
-    cache = VectorCache(info.model_id, info.dims, scope=SCOPE)
+    cache = VectorCache(info.model_id, info.dims, scope=scope)
     keys = [text_key(t) for t in texts]
     held = cache.held(keys)
     todo = [i for i, h in enumerate(held) if not h]

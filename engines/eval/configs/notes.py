@@ -50,10 +50,11 @@ def requests_of(collection: Collection) -> list[Request]:
 class NotesConfigs:
     """Builds what each configuration needs once, on first use (the index, the BM25 matrix)."""
 
-    def __init__(self, collection: Collection, root: Path, embedder=None, progress=None) -> None:
+    def __init__(self, collection: Collection, root: Path, embedder=None, progress=None, static=None) -> None:
         self.collection = collection
         self.root = root
         self._embedder = embedder
+        self._static_embedder = static  # None: the notes pane's own (engines/embed/trained_prose_table.py)
         self._engine: NotesEngine | None = None
         self._static: NotesEngine | None = None
         self._first: NotesEngine | None = None
@@ -91,7 +92,8 @@ class NotesConfigs:
         import time
 
         if self._first is None:  # its own cache: the model's index of this collection is not there yet
-            self._first = NotesEngine(self.root, embedder=self._embedder, static=True, notes=self.collection.notes,
+            self._first = NotesEngine(self.root, embedder=self._embedder, static=self._static_embedder or True,
+                                      notes=self.collection.notes,
                                       cache_dir=tempfile.mkdtemp(prefix="olai-eval-first-"))
             self._first.static_vectors.build(progress=self.progress)
             self._first.start_indexing = lambda: None  # no build beside: the model embeds what a query asks
@@ -105,9 +107,9 @@ class NotesConfigs:
 
     def _static_tiers(self, tiers) -> Ranker:
         if self._static is None:
-            from engines.embed.static import StaticEmbedder
+            from engines.embed.trained_prose_table import notes_static
 
-            self._static = NotesEngine(self.root, embedder=StaticEmbedder(), wait_for_index=True,
+            self._static = NotesEngine(self.root, embedder=self._static_embedder or notes_static(), wait_for_index=True,
                                        notes=self.collection.notes)
             self._static.build_index(progress=self.progress)
         engine = self._static

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m engines.eval.tuning.floor          (OLAI_EMBED_MODEL=e5-small: that model's floor)
     .venv/bin/python -m engines.eval.tuning.floor --static (the static embedder's, engines/embed/static.py)
+    .venv/bin/python -m engines.eval.tuning.floor --static PATH (a prose table's: training/prose_table)
 
 For each corpus, every junk query (written here for this purpose: none of them is about anything
 in these corpora) is embedded and scored against every note's passages, as the semantic tier scores
@@ -54,10 +55,13 @@ def note_scores(engine: NotesEngine, embedder: LlamaEmbedder, query: str) -> dic
 
 
 def main() -> None:
-    if "--static" in sys.argv[1:]:
+    argv = sys.argv[1:]
+    if "--static" in argv:
         from engines.embed.static import StaticEmbedder
+        from engines.embed.trained_prose_table import ProseTableEmbedder
 
-        embedder = StaticEmbedder()
+        at = argv.index("--static") + 1
+        embedder = ProseTableEmbedder(Path(argv[at])) if at < len(argv) else StaticEmbedder()
     else:
         embedder = embedder_for("notes")  # OLAI_EMBED_MODEL=e5-small measures e5
     corpora = {
