@@ -117,15 +117,16 @@ def score(outcome: Outcome, request: Request) -> dict[str, float | None]:
             "offtopic_confident": None}
 
 
-def roadmap_suite(corpus: Path, queries: Path | None, progress) -> Suite:
-    """The dev paraphrases here, and ``queries`` (kept outside the repository) as the held-out split."""
+def roadmap_suite(corpus: Path, queries: Path | None, progress, embedder=None) -> Suite:
+    """The dev paraphrases here, and ``queries`` (kept outside the repository) as the held-out split;
+    ``embedder``: the engine's model (None: the shipped one; a table measured as the model)."""
     need(corpus)
     prefix = corpus.name + "#"
     requests = load_requests(DEV, "dev", prefix)
     if queries is not None:
         need(queries)
         requests += load_requests(queries, "heldout", prefix)
-    setup = RoadmapConfigs(corpus, progress=progress)
+    setup = RoadmapConfigs(corpus, embedder=embedder, progress=progress)
     titles = {}
 
     def verdicts(request: Request, ranked: Sequence[str], extras: dict) -> list[Verdict]:

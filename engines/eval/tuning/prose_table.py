@@ -47,8 +47,7 @@ def roadmap_figures(embedder) -> dict[str, dict[str, float]]:
     from engines.eval.roadmap.configs import roadmap_suite
     from engines.locations import shared_data
 
-    suite = roadmap_suite(shared_data() / "notes" / "olai-roadmap.jsonl", None, None)
-    suite.setup._embedder = embedder  # the table as the roadmap engine's model
+    suite = roadmap_suite(shared_data() / "notes" / "olai-roadmap.jsonl", None, None, embedder=embedder)
     suite.salt += f"|table:{embedder.info().model_id}|floor:{embedder.info().floor}"
     try:
         (table,) = suite.run(["semantic", "merged"], split="dev")
