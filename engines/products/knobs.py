@@ -5,6 +5,7 @@ engines/products/engine.py, engines/products/http_judge.py)."""
 from engines.knobs import Knob, Knobs
 from engines.products.http_judge import DEADLINE_S
 from engines.products.recall import QUOTAS, RRF_K, STANDARD_WEIGHT, TYPO_CUTOFF
+from engines.products.vectors import VECTOR_TOP
 
 KNOBS = Knobs(
     "products",
@@ -14,7 +15,8 @@ KNOBS = Knobs(
     Knob("standard_weight", "float", STANDARD_WEIGHT, low=0.5, high=5.0,
          does="how much the standard BM25 source counts in the fusion when the request names no kind",
          measured="Icecat dev ratings, fused nDCG@10 by weight 1/2/3: 0.671/0.698/0.715 (engines/products/recall.py)"),
-    Knob("vectors_quota", "int", QUOTAS["vectors"], low=0, high=80,
+    # at most what the source returns: 60 and 80 repeated 40 and spent a tune's budget on nothing
+    Knob("vectors_quota", "int", QUOTAS["vectors"], low=0, high=VECTOR_TOP,
          does="how many of the vector source's rows take part in the fusion (0: the source is left out)",
          measured="40, as many as the vector source returns (engines/products/vectors.py VECTOR_TOP), not tuned"),
     Knob("typo_cutoff", "int", TYPO_CUTOFF, low=60, high=95,
