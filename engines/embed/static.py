@@ -78,15 +78,15 @@ class StaticEmbedder:
         return np.vstack(list(parts))
 
     def _embedded(self, texts: Sequence[str], table: np.ndarray) -> np.ndarray:
-        pieces = self.token_ids(texts)
-        lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
-        flat = np.fromiter((i for p in pieces for i in p), dtype=np.int64, count=int(lengths.sum()))
+        flat, lengths = self.token_arrays(texts)
         sums = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
         ends = np.cumsum(lengths)
         starts = ends - lengths
         # a few thousand tokens' rows gathered at a time into one buffer that stays in cache: the whole
         # batch's rows at once (171,500 tokens, 175 MB) took 0.35 s to gather and 0.18 s to sum
-        buffer = np.empty((GATHER_TOKENS, table.shape[1]), dtype=np.float32)
+        dims = table.shape[1]
+        buffer = np.empty((GATHER_TOKENS, dims), dtype=np.float32)
+        across = np.empty(GATHER_TOKENS * dims, dtype=np.float32)  # the rows turned: one line per dimension
         first = 0
         while first < len(texts):
             last = int(np.searchsorted(ends, ends[first - 1] + GATHER_TOKENS if first else GATHER_TOKENS, "right"))
@@ -96,7 +96,13 @@ class StaticEmbedder:
                 else table[flat[lo:hi]]  # one text longer than the buffer
             filled = np.flatnonzero(lengths[first:last]) + first
             if len(filled):
-                sums[filled] = np.add.reduceat(part, starts[filled] - lo, axis=0)
+                # Summed along each dimension's own line: numpy adds a text's pieces in the same order as
+                # down the rows (the first, then the pairwise sum of the rest), so the sums are the same
+                # bits (a test holds them to it), but in contiguous runs rather than one strided walk per
+                # dimension per text: 0.144 s of a 2,048-passage batch's 0.212 s against 0.021 s, the
+                # turn ~0.05 s (the vault's first 2,048 passages, 2026-12-07)
+                lines = turned(part, across)
+                sums[filled] = np.add.reduceat(lines, starts[filled] - lo, axis=1).T
             first = last
         norms = np.linalg.norm(sums, axis=1, keepdims=True)
         norms[norms == 0] = 1.0  # a text with no known piece: a zero vector, near nothing
@@ -105,6 +111,19 @@ class StaticEmbedder:
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's WordPiece ids as MiniLM cuts it, without [CLS]/[SEP] and [UNK], at most MAX_TOKENS."""
         return [[i for i in self.raw_ids(text)[:MAX_TOKENS] if i not in SPECIAL] for text in texts]
+
+    def token_arrays(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``token_ids`` as arrays: every text's ids one after the other (int64), and each text's count.
+        Each text is cut by one llama.cpp call into a buffer shared by the batch, its first MAX_TOKENS
+        kept and the special pieces dropped in numpy. Through ``token_ids`` (llama-cpp-python's list of
+        Python ints, filtered, then flattened, holding the interpreter, and every text over 512 pieces
+        cut twice by that wrapper) a 2,048-passage batch of the 100,000-note vault took 0.377 s on one
+        core; this way 0.132 s, the same ids (2026-12-07)."""
+        if type(self).token_ids is not StaticEmbedder.token_ids:  # a table that cuts its own way (code)
+            pieces = self.token_ids(texts)
+            lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+            return np.fromiter((i for p in pieces for i in p), dtype=np.int64, count=int(lengths.sum())), lengths
+        return _cut(self._vocabulary().vocab, texts)
 
     def raw_ids(self, text: str) -> list[int]:
         """Every WordPiece id of ``text`` as llama.cpp gives them, [UNK] and all, uncut."""
@@ -167,6 +186,55 @@ class StaticEmbedder:
         except Exception as exc:  # noqa: BLE001 - llama.cpp reports a bad file as ValueError/RuntimeError
             raise EmbedderUnavailable(f"could not read the vocabulary of {self.tokenizer_path}: {exc}",
                                       ENABLE) from exc
+
+
+TURN_ROWS = 256  # rows turned at a time: one copy of the whole transposed view was twice as slow (cache)
+
+
+def turned(rows: np.ndarray, room: np.ndarray) -> np.ndarray:
+    """``rows.T`` as a C-contiguous array, in ``room`` (a flat float32 buffer) where it fits."""
+    count, dims = rows.shape
+    out = room[:count * dims].reshape(dims, count) if count * dims <= len(room) else np.empty((dims, count), np.float32)
+    for at in range(0, count, TURN_ROWS):
+        np.copyto(out[:, at:at + TURN_ROWS], rows[at:at + TURN_ROWS].T)
+    return out
+
+
+def _cut(vocab, texts: Sequence[str], room: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``StaticEmbedder.token_arrays`` for the vocabulary ``vocab`` (llama.cpp's): the same ids as
+    ``raw_ids`` cut to MAX_TOKENS less SPECIAL, text by text. llama.cpp gives at most one piece per
+    byte here (WordPiece: each piece spans a character or more, [UNK] a whole word); a text that asks
+    for more is cut again into a buffer made large enough (``room``: the first buffer's size, for a test)."""
+    import ctypes
+
+    import llama_cpp
+
+    tokenize, pointer = llama_cpp.llama_tokenize, llama_cpp.llama_token_p
+    data = [text.encode("utf-8", "replace") for text in texts]
+    room = sum(map(len, data)) + 64 if room is None else room
+    buffer = np.empty(room, np.int32)
+    raw = np.zeros(len(data), np.int64)  # each text's ids kept, [UNK] and the rest of SPECIAL still in
+    at = 0
+    for i, text in enumerate(data):
+        if not text.strip():
+            continue
+        n = tokenize(vocab, text, len(text), ctypes.cast(buffer.ctypes.data + 4 * at, pointer), room - at, False, False)
+        if n < 0:  # more pieces than the room left: a buffer for them all, then on as before
+            grown = np.empty(at - n + sum(map(len, data[i + 1:])) + 64, np.int32)
+            grown[:at] = buffer[:at]
+            buffer, room = grown, len(grown)
+            n = tokenize(vocab, text, len(text), ctypes.cast(buffer.ctypes.data + 4 * at, pointer), room - at, False,
+                         False)
+            if n < 0:
+                raise RuntimeError(f"llama.cpp could not tokenize a text of {len(text)} bytes")
+        raw[i] = min(n, MAX_TOKENS)  # what lies past the cut is written over by the next text
+        at += int(raw[i])
+    ids = buffer[:at]
+    keep = ~np.isin(ids, SPECIAL)
+    kept = np.concatenate(([0], np.cumsum(keep, dtype=np.int64)))
+    ends = np.cumsum(raw)
+    return ids[keep].astype(np.int64), kept[ends] - kept[ends - raw]
+
 
 _POOL = None
 _POOL_LOCK = threading.Lock()

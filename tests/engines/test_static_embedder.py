@@ -96,6 +96,35 @@ def test_a_batch_gives_each_text_the_vector_it_gets_alone(embedder):
     assert np.allclose(together, alone, atol=1e-6)
 
 
+ODD_TEXTS = ["slugs in the garden", "", "   \n\t", "[CLS] the [SEP] pieces [MASK] [UNK] [PAD] stay words",
+             "naïve café 東京 🐌 \ud800 ﬁnal", "x", "a note " * 1500, "seedlings and snails " * 400, "tax"]
+
+
+def test_its_token_arrays_are_its_token_ids(embedder):
+    expected = embedder.token_ids(ODD_TEXTS)
+    for room in (None, 1, 40):  # the buffer as made, and one too small from the first text or mid-batch
+        flat, lengths = static._cut(embedder._vocabulary().vocab, ODD_TEXTS, room)
+        assert lengths.tolist() == [len(ids) for ids in expected]
+        assert flat.dtype == np.int64 and flat.tolist() == [i for ids in expected for i in ids]
+    assert max(lengths) == static.MAX_TOKENS  # the long ones cut
+
+
+def test_its_vectors_are_the_ones_its_token_ids_give(embedder):
+    class ByLists(static.StaticEmbedder):  # the token_ids path, as a table that cuts its own way takes it
+        def token_ids(self, texts):
+            return super().token_ids(texts)
+
+    texts = ODD_TEXTS * 40  # over SPLIT_TEXTS: split over the cores
+    vectors = embedder.embed(texts, "document")
+    assert np.array_equal(vectors, ByLists().embed(texts, "document"))
+    table = embedder._loaded()  # each text's pieces' rows summed down the rows, as the sums were first made
+    summed = np.array([np.add.reduceat(table[ids], [0], axis=0)[0] if ids else np.zeros(table.shape[1], np.float32)
+                       for ids in embedder.token_ids(ODD_TEXTS)])
+    norms = np.linalg.norm(summed, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    assert np.array_equal(vectors[:len(ODD_TEXTS)], summed / norms)
+
+
 def test_its_model_id_is_its_own(embedder):
     from engines.embed.llama import LlamaEmbedder
 
