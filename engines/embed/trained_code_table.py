@@ -11,11 +11,9 @@ with ``.json``: corpus commits and licences, pair counts, steps, validation figu
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from engines.embed import provenance
-from engines.embed.base import EmbedderUnavailable
+from engines.embed import pinned_table
 
 FILENAME = "olai-code-table.f16.npy"
 SHA256 = "c2988d0c1b593bd8f9c1b6b819b36329224742126e3a04f1db313350626146b3"
@@ -29,25 +27,16 @@ ENABLE = "reinstall olai-tui (its wheel carries the trained code table beside Mi
 
 
 def locations() -> list[Path]:
-    """Where the table may live, first found wins: inside the package (a checkout, the wheel, the Nix
-    build), then under the install prefix."""
-    return [provenance.PACKAGED_MODEL.parent / FILENAME,
-            Path(os.sys.prefix) / "share" / "olai-tui" / "models" / FILENAME]
+    return pinned_table.table_locations(FILENAME)
 
 
 def shipped_path() -> Path:
-    return next((p for p in locations() if p.is_file()), locations()[0])
+    return pinned_table.first_found(locations())
 
 
 def trained_code_table():
     """The code pane's static embedder over the shipped table; EmbedderUnavailable (one line, what
     enables it) when the file is missing or is not the pinned bytes."""
     from engines.embed.code_table import CodeTableEmbedder
-    from engines.embed.llama import sha256_file
 
-    path = shipped_path()
-    if not path.is_file():
-        raise EmbedderUnavailable(f"no trained code table at {path}", ENABLE)
-    if sha256_file(path) != SHA256:
-        raise EmbedderUnavailable(f"{path} is damaged (its sha256 is not the pinned one)", ENABLE)
-    return CodeTableEmbedder(path, floor=FLOOR)
+    return CodeTableEmbedder(pinned_table.verified(shipped_path(), SHA256, "trained code table", ENABLE), floor=FLOOR)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engines.embed import provenance
+from engines.embed import pinned_table
 from engines.embed.base import EmbedderInfo, EmbedderUnavailable
 from engines.embed.static import StaticEmbedder
 
@@ -34,12 +34,11 @@ ENABLE = "reinstall olai-tui (its wheel carries the trained prose table beside M
 
 
 def locations() -> list[Path]:
-    return [provenance.PACKAGED_MODEL.parent / FILENAME,
-            Path(os.sys.prefix) / "share" / "olai-tui" / "models" / FILENAME]
+    return pinned_table.table_locations(FILENAME)
 
 
 def shipped_path() -> Path:
-    return next((p for p in locations() if p.is_file()), locations()[0])
+    return pinned_table.first_found(locations())
 
 
 class ProseTableEmbedder(StaticEmbedder):
@@ -61,14 +60,7 @@ class ProseTableEmbedder(StaticEmbedder):
 def trained_prose_table() -> ProseTableEmbedder:
     """The shipped prose table; EmbedderUnavailable (one line, what enables it) when it is missing or is
     not the pinned bytes."""
-    from engines.embed.llama import sha256_file
-
-    path = shipped_path()
-    if not path.is_file():
-        raise EmbedderUnavailable(f"no trained prose table at {path}", ENABLE)
-    if sha256_file(path) != SHA256:
-        raise EmbedderUnavailable(f"{path} is damaged (its sha256 is not the pinned one)", ENABLE)
-    return ProseTableEmbedder(path)
+    return ProseTableEmbedder(pinned_table.verified(shipped_path(), SHA256, "trained prose table", ENABLE))
 
 
 def notes_static() -> StaticEmbedder:
