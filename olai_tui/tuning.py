@@ -26,7 +26,7 @@ def add_commands(sub) -> None:
     p.add_argument("--judged", action="store_true", help="tune on your own grades of --corpus (the workbench's)")
     p.add_argument("--judgements", metavar="FILE", help="tune on the grades in FILE (CSV query,id,grade, or TREC qrels)")
     p.add_argument("--queries", metavar="FILE", help="TREC qrels' queries file (with --judgements)")
-    p.add_argument("--budget", type=int, default=None, help="settings to try (default 30)")
+    p.add_argument("--budget", type=int, default=None, help="settings to try (default 30, or every knob alone once where that is more)")
     p.add_argument("--folds", type=int, default=None, help="cross-validation folds (default 5)")
     p.add_argument("--adopt", action="store_true", help="write the best setting as this corpus's own")
     p.add_argument("--json", action="store_true")
@@ -76,7 +76,7 @@ def tune_command(args: argparse.Namespace) -> int:
     from engines.eval.datasets import DatasetError
     from engines.eval.judgements.suite import open_judged
     from engines.eval.tune.folds import FOLDS
-    from engines.eval.tune.search import BUDGET, answers_of, tune, worth_adopting
+    from engines.eval.tune.search import answers_of, budget_for, tune, worth_adopting
     from engines.knobs import keep
     from olai_tui.commands import open_engine
     from olai_tui.judging import _corpus
@@ -99,7 +99,7 @@ def tune_command(args: argparse.Namespace) -> int:
         for line in suite.notes:
             say(line)
         progress = Progress(f"tune {args.engine}")
-        tuned = tune(answers_of(engine), knobs, suite.requests, args.budget or BUDGET, args.folds or FOLDS, progress=progress)
+        tuned = tune(answers_of(engine), knobs, suite.requests, args.budget or budget_for(knobs), args.folds or FOLDS, progress=progress)
         progress.finish()
     except (DatasetError, ValueError) as exc:
         raise UsageError(f"tune: {exc}") from None

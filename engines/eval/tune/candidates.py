@@ -27,6 +27,11 @@ def tunable(knobs) -> list[Knob]:
     return [k for k in knobs if not k.rebuilds and k.scored]
 
 
+def sweep_size(knobs: Sequence[Knob]) -> int:
+    """Today's setting and each knob alone over the rest of its grid: the coordinate sweep's length."""
+    return 1 + sum(len(k.grid()) - 1 for k in knobs)
+
+
 def candidates(knobs: Sequence[Knob], today: Mapping[str, Any], budget: int) -> tuple[list[dict], str]:
     """At most ``budget`` settings (each every tunable knob's value), ``today`` first, and how they were
     chosen ("grid", or "coordinate sweep + random")."""
