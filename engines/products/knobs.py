@@ -55,14 +55,14 @@ KNOBS = Knobs(
          does="what a product of the pack size the words named adds to its confidence among matches of one label",
          measured="0.15, as the brand's (engines/products/order.py)"),
     Knob("named_lift", "float", NAMED_LIFT, low=0.0, high=0.1,
-         does="what a match whose name is the words said adds over one that holds them among other words",
+         does="what a match whose name is the words said adds over one that holds them among other words (the rules judge)",
          measured='0.05, a judgement call below the brand and pack lifts: "HUNAJA" before "MURO, HUNAJAMURO" '
                   "for hunaja (engines/products/judge.py)"),
     Knob("qualifier_cost", "float", QUALIFIER_COST, low=0.0, high=0.05,
-         does="the share of the named lift each word of a name past its naming ones takes away (10 at most)",
+         does="the share of the named lift each word of a name past its naming ones takes away (10 at most; the rules judge)",
          measured='0.02: "BANAANI, KUORITTU" before "BANAANI, FRITEERATTU, UPPOPAISTETTU" (engines/products/judge.py)'),
     Knob("head_lift", "float", HEAD_LIFT, low=0.0, high=0.1,
-         does="what a name whose first word is the thing said adds (a name not in capitals: a shop's)",
+         does="what a name whose first word is the thing said adds (a name not in capitals: a shop's; the rules judge)",
          measured='0.03: "Gräddfil 10-12 % fett" before "Fiskpirog ... gräddfil"; fineli dev right first 98.3 % '
                   "kept (engines/products/judge.py)"),
 )
