@@ -8,8 +8,10 @@ answer after recall is the judge's label, then its confidence with the lifts bel
 order only among equals: the judge's pool and those lifts are knobs too (docs/tuning.md, "What orders a
 products answer"). Left as constants: the labels' confidences (each label ranks apart whatever its
 confidence, order.LABEL_RANK), the Fineli shares of the named lift (judge.CLOSER_SHARE, PREPARED_SHARE,
-PREPARED_COST: wholesale names in capitals only), and BM25's k1 and b (bm25s's own 1.5 and 0.75, never
-measured here, and the Milvus collection indexes with the same pair: backends/collection.py).
+PREPARED_COST: wholesale names in capitals only), recall's other quotas (60 to 120 rows a list, past
+the judge's pool of 40: they reach the pool only through the fused sums of rows deep in a list), and
+BM25's k1 and b (bm25s's own 1.5 and 0.75, never measured here, and the Milvus collection indexes with
+the same pair: backends/collection.py).
 """
 
 from engines.knobs import Knob, Knobs
