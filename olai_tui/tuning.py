@@ -140,8 +140,8 @@ def lines(tuned) -> list[str]:
     changes = tuned.changes()
     out.append("best setting: " + (", ".join(f"{k} {tuned.today[k]} -> {v}" for k, v in changes.items())
                                    if changes else "today's (no setting tried beat it)"))
-    if changes and tuned.held_out_score <= tuned.today_score:  # Vaswani dev: this setting lost 0.019 held out
-        out.append("  not recommended: on queries it was not chosen on it did no better than today's; keep today's")
+    if changes and tuned.why_not():  # Vaswani dev: this setting lost 0.019 held out
+        out.append(f"  not recommended, keep today's: {tuned.why_not()}")
     out.append(f"paired t-test, held-out against today: {tuned.verdict}" + (f" (p = {tuned.p:.3f})" if tuned.p is not None else ""))
     for word, rows in (("helps", tuned.helps), ("hurts", tuned.hurts)):
         if rows:

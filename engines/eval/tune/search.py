@@ -19,6 +19,14 @@ from engines.knobs import Knobs, trying
 FIGURE = "ndcg@10"
 DEPTH = 100
 BUDGET = 30  # settings tried by default: ~1 s each over twenty queries on the demo notebook
+# A setting is adopted only where its held-out gain is more than noise: the paired t-test's two-sided p
+# under 0.10 with the gain upward, i.e. one-sided p under 0.05 (the directional question "is it better?").
+# Under MIN_TESTED queries no test is run and the held-out gain alone decides (the issue's 8-query notebook).
+# Why a test at all: the public Icecat dev tune (46 held-out requests) chose judge_pool 120 with a held-out
+# gain of +0.009 at p = 0.46, and it scored 0.0026 under the shipped setting on the held-out split; the
+# Icecat hand grades' --budget 120 choice (p = 0.15) scored 0.724 against 0.755 on Icecat's own dev ratings.
+# The adopted ones it keeps: the demo notebook (p = 0.034) and click (p = 0.072, one-sided 0.036).
+ADOPT_P = 0.10
 
 
 def budget_for(knobs: Knobs) -> int:
@@ -53,6 +61,23 @@ class Tuned:
     def changes(self) -> dict[str, Any]:
         return {k: v for k, v in self.best.items() if self.today.get(k) != v}
 
+    def why_not(self) -> str:
+        """Why today's setting stays ("" where the tuned one is recommended): one rule for --adopt,
+        the printed verdict, --json's "recommended" and the public-dataset check."""
+        if not self.changes():
+            return "today's setting is the best tried: nothing to adopt"
+        if self.held_out_score <= self.today_score:
+            return (f"the tune's held-out score {self.held_out_score:.4f} is not over today's {self.today_score:.4f}: "
+                    "a setting chosen on some queries did no better on the others, so none is adopted")
+        if self.p is not None and self.p >= ADOPT_P:
+            return (f"the held-out gain {self.held_out_score - self.today_score:+.4f} is within noise (paired t-test "
+                    f"p = {self.p:.2f}; adopting asks p under {ADOPT_P:.2f}, one-sided 0.05), so none is adopted")
+        return ""
+
+    @property
+    def recommended(self) -> dict[str, Any]:
+        return self.today if self.why_not() else self.best
+
     def to_json(self) -> dict:
         return {"engine": self.engine, "method": self.method, "settings_tried": self.tried,
                 "queries": self.queries, "folds": self.folds, "today": self.today, "best": self.best,
@@ -60,7 +85,7 @@ class Tuned:
                 "held_out_score": round(self.held_out_score, 4), "best_in_sample": round(self.best_score, 4),
                 "helps": [{"query": q, "today": round(a, 4), "held_out": round(b, 4)} for q, a, b in self.helps],
                 "hurts": [{"query": q, "today": round(a, 4), "held_out": round(b, 4)} for q, a, b in self.hurts],
-                "recommended": self.best if self.changes() and self.held_out_score > self.today_score else self.today,
+                "recommended": self.recommended,
                 "p": self.p, "verdict": self.verdict, "seconds": round(self.seconds, 1), "left_out": self.left_out,
                 "tried": [{"changes": c, "in_sample": round(m, 4)} for c, m in self.scored]}
 
@@ -125,9 +150,5 @@ def scored_with(answer: Callable[[str], list[str]], knobs: Knobs, requests: Sequ
 
 def worth_adopting(tuned: Tuned) -> tuple[bool, str]:
     """Whether ``--adopt`` writes the setting, and why not when it does not."""
-    if not tuned.changes():
-        return False, "today's setting is the best tried: nothing to adopt"
-    if tuned.held_out_score <= tuned.today_score:
-        return False, (f"the tune's held-out score {tuned.held_out_score:.4f} is not over today's {tuned.today_score:.4f}: "
-                       "a setting chosen on some queries did no better on the others, so none is adopted")
-    return True, ""
+    why = tuned.why_not()
+    return not why, why
