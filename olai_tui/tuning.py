@@ -26,7 +26,7 @@ def add_commands(sub) -> None:
     p.add_argument("--judged", action="store_true", help="tune on your own grades of --corpus (the workbench's)")
     p.add_argument("--judgements", metavar="FILE", help="tune on the grades in FILE (CSV query,id,grade, or TREC qrels)")
     p.add_argument("--queries", metavar="FILE", help="TREC qrels' queries file (with --judgements)")
-    p.add_argument("--budget", type=int, default=None, help="settings to try (default 30)")
+    p.add_argument("--budget", type=int, default=None, help="settings to try (default 30, or every knob alone once where that is more)")
     p.add_argument("--folds", type=int, default=None, help="cross-validation folds (default 5)")
     p.add_argument("--adopt", action="store_true", help="write the best setting as this corpus's own")
     p.add_argument("--json", action="store_true")
@@ -76,7 +76,7 @@ def tune_command(args: argparse.Namespace) -> int:
     from engines.eval.datasets import DatasetError
     from engines.eval.judgements.suite import open_judged
     from engines.eval.tune.folds import FOLDS
-    from engines.eval.tune.search import BUDGET, answers_of, tune, worth_adopting
+    from engines.eval.tune.search import answers_of, budget_for, tune, worth_adopting
     from engines.knobs import keep
     from olai_tui.commands import open_engine
     from olai_tui.judging import _corpus
@@ -99,7 +99,7 @@ def tune_command(args: argparse.Namespace) -> int:
         for line in suite.notes:
             say(line)
         progress = Progress(f"tune {args.engine}")
-        tuned = tune(answers_of(engine), knobs, suite.requests, args.budget or BUDGET, args.folds or FOLDS, progress=progress)
+        tuned = tune(answers_of(engine), knobs, suite.requests, args.budget or budget_for(knobs), args.folds or FOLDS, progress=progress)
         progress.finish()
     except (DatasetError, ValueError) as exc:
         raise UsageError(f"tune: {exc}") from None
@@ -140,8 +140,8 @@ def lines(tuned) -> list[str]:
     changes = tuned.changes()
     out.append("best setting: " + (", ".join(f"{k} {tuned.today[k]} -> {v}" for k, v in changes.items())
                                    if changes else "today's (no setting tried beat it)"))
-    if changes and tuned.held_out_score <= tuned.today_score:  # Vaswani dev: this setting lost 0.019 held out
-        out.append("  not recommended: on queries it was not chosen on it did no better than today's; keep today's")
+    if changes and tuned.why_not():  # Vaswani dev: this setting lost 0.019 held out
+        out.append(f"  not recommended, keep today's: {tuned.why_not()}")
     out.append(f"paired t-test, held-out against today: {tuned.verdict}" + (f" (p = {tuned.p:.3f})" if tuned.p is not None else ""))
     for word, rows in (("helps", tuned.helps), ("hurts", tuned.hurts)):
         if rows:

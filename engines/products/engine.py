@@ -32,7 +32,7 @@ from engines.products.knobs import KNOBS
 from engines.products.knowledge import KnowledgeMap
 from engines.products.live import LiveCatalogue
 from engines.products.not_sold import checked
-from engines.products.order import flags_for, order
+from engines.products.order import JUDGE_POOL, flags_for, order  # JUDGE_POOL: fused rows the judge sees
 from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.accounting import account
@@ -46,7 +46,6 @@ from engines.products.vocabulary import ALLERGENS, CLAIMS
 ENGINE = "products"
 EXACT, RECALL, JUDGE = "exact", "recall", "judge"
 TIERS = (EXACT, RECALL, JUDGE)
-JUDGE_POOL = 40  # fused candidates the judge sees; the rules judge labels 40 in ~0.3 ms
 JUDGE_DEADLINE_S = 0.8
 # What a standard setup ships, as rankings beside the tiers (no rules, no judge, no not-sold answer):
 # the evaluation's baselines and the compare screen's columns read them through rank().
@@ -292,12 +291,12 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             return self._names
 
     def _rules_labels(self, request: Request, found: Recall) -> list[Judgement]:
-        pool = [self.products[pos] for pos, _, _ in found.fused[:JUDGE_POOL]]
+        pool = [self.products[pos] for pos, _, _ in found.fused[:value_of(ENGINE, "judge_pool", JUDGE_POOL)]]
         return self.rules_judge.judge(request, pool)
 
     def _judged(self, request: Request, found: Recall, limit: int) -> Batch:
         t = time.perf_counter()
-        positions = [pos for pos, _, _ in found.fused[:JUDGE_POOL]]
+        positions = [pos for pos, _, _ in found.fused[:value_of(ENGINE, "judge_pool", JUDGE_POOL)]]
         allowed = self.index.masks.allowed(request)
         positions += [p for p in carrying_rows(request, self.products, self._by_kind(), self.reader.languages,
                                                self.kind_names) if p not in positions and allowed[p]]
@@ -322,7 +321,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
                                                  "flags": flags_for(request, labels, judged=False)})
         judgements, not_sold_why = checked(request, pool, judgements, self.reader.languages, self.knowledge,
                                            led_by_other_source(request, self.reader.languages, self.kind_names))
-        placed = order(request, self.products, positions, judgements)
+        placed = order(request, self.products, positions, judgements, [ranks[p][0] for p in positions])
         hits = []
         for item in placed[:limit]:
             hit = self._hit(request, item.position, JUDGE, item.score, ranks[item.position][1])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, Sequence
 
+from engines.knobs import value_of
 from engines.lexical import fold, standard_tokenize
 from engines.products.catalogue import Product
 from engines.products.knowledge import KnowledgeMap, naming_words, words
@@ -116,7 +117,8 @@ class RulesJudge:
         qualifiers = set(words(name)) - set(naming)
         if name.isupper() and any(w in self.preparation and w not in said for w in qualifiers):
             share *= PREPARED_SHARE  # "OMENA, KUIVATTU" after "OMENA, KOTIMAINEN" when no drying was said
-        return share * (1.0 - QUALIFIER_COST * min(len(words(name)) - len(naming), 10))
+        cost = value_of("products", "qualifier_cost", QUALIFIER_COST)  # knobs: engines/products/knobs.py
+        return share * (1.0 - cost * min(len(words(name)) - len(naming), 10))
 
     def _named_first(self, request: Request, product: Product) -> float:
         """HEAD_LIFT where the first word's head was said, less PREPARED_COST where a preparation no word
@@ -126,7 +128,8 @@ class RulesJudge:
             return 0.0  # a name in capitals is read by its naming part already (_named_by, _closer_naming)
         said = set(request.said) | set(request.terms) | set(request.forms)
         prepared = any(w in self.preparation and w not in said and w not in NOT_PREPARED for w in words(names[0])[1:])
-        return HEAD_LIFT * self._head_said(request, names[0]) - PREPARED_COST * prepared
+        lift = value_of("products", "head_lift", HEAD_LIFT)
+        return lift * self._head_said(request, names[0]) - PREPARED_COST * prepared
 
     def _head_said(self, request: Request, name: str) -> bool:
         token = next((t for t in name.split() if words(t) and not words(t)[0].isdigit()), "")
@@ -158,6 +161,7 @@ class RulesJudge:
         if request.code:
             return Judgement("exact", 1.0, "the code said") if _has_code(product, request.code) else \
                 Judgement("no", 1.0, "another code")
+        named_lift = value_of("products", "named_lift", NAMED_LIFT)  # knobs: engines/products/knobs.py
         text_words = set(w for n in product.all_names() + [product.brand] for w in words(n))
         # a name's compounds by their parts too: "Köttfärs av nötstek" holds nöt
         text_words |= {p for w in list(text_words) for p in self.parts(w) if len(p) >= 3}
@@ -183,7 +187,7 @@ class RulesJudge:
                     # carries the mince said: the thing, though its first kind is not the one the words name
                     first = True
                 if first and not missing and not pack_differs:
-                    return Judgement("exact", 0.9 + NAMED_LIFT * self._named_by(request, product)
+                    return Judgement("exact", 0.9 + named_lift * self._named_by(request, product)
                                      + self._named_first(request, product),
                                      f"a {self.knowledge.kinds[shared[0]].label()}")
                 why = [f"'{t}' not in its name" for t in missing] + (["another pack size"] if pack_differs else [])
@@ -219,7 +223,7 @@ class RulesJudge:
                 if a + b in name_words:
                     found += [t for t in (a, b) if t not in found]
             if len(set(found)) == len(set(said)):
-                return Judgement("exact", 0.7 + NAMED_LIFT * self._named_by(request, product),
+                return Judgement("exact", 0.7 + named_lift * self._named_by(request, product),
                                  "every word said is in its name")
             if said[-1] in found and len(found) * 2 >= len(said):
                 details = self._details(product)

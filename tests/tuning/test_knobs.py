@@ -38,6 +38,12 @@ def test_each_default_is_the_constant_it_replaced_and_names_its_measurement():
     assert (PRODUCTS.by_name["rrf_k"].default, PRODUCTS.by_name["standard_weight"].default) == (RRF_K, STANDARD_WEIGHT)
     assert PRODUCTS.by_name["vectors_quota"].default == QUOTAS["vectors"]
     assert PRODUCTS.by_name["judge_deadline_s"].default == JUDGE_DEADLINE_S and not PRODUCTS.by_name["judge_deadline_s"].scored
+    from engines.products import judge, order
+
+    assert [PRODUCTS.by_name[n].default for n in ("judge_pool", "recall_weight", "brand_lift", "pack_lift")] == \
+        [order.JUDGE_POOL, order.RECALL_WEIGHT, order.BRAND_LIFT, order.PACK_LIFT]
+    assert [PRODUCTS.by_name[n].default for n in ("named_lift", "qualifier_cost", "head_lift")] == \
+        [judge.NAMED_LIFT, judge.QUALIFIER_COST, judge.HEAD_LIFT]
     for knob in [*NOTES, *CODE, *PRODUCTS]:
         assert knob.measured and knob.does
         assert knob.check(knob.default) == knob.default  # every default lies in its own range

@@ -27,9 +27,14 @@ def tunable(knobs) -> list[Knob]:
     return [k for k in knobs if not k.rebuilds and k.scored]
 
 
+def sweep_size(knobs: Sequence[Knob]) -> int:
+    """Today's setting and each knob alone over the rest of its grid: the coordinate sweep's length."""
+    return 1 + sum(len(k.grid()) - 1 for k in knobs)
+
+
 def candidates(knobs: Sequence[Knob], today: Mapping[str, Any], budget: int) -> tuple[list[dict], str]:
     """At most ``budget`` settings (each every tunable knob's value), ``today`` first, and how they were
-    chosen ("grid", or "coordinate sweep + random")."""
+    chosen ("grid", "coordinate sweep" when the budget ends inside it, or "coordinate sweep + random")."""
     moved = list(knobs)
     base = {k.name: today[k.name] for k in moved}
     grids = [k.grid() for k in moved]
@@ -49,6 +54,8 @@ def candidates(knobs: Sequence[Knob], today: Mapping[str, Any], budget: int) -> 
     for knob, grid in zip(moved, grids):
         for value in grid:
             add(base | {knob.name: value})
+    if len(tried) >= budget:
+        return tried, "coordinate sweep"
     draw = random.Random(SEED)
     attempts = 0
     while len(tried) < budget and attempts < budget * 50:

@@ -45,11 +45,13 @@ def main(argv: list[str] | None = None) -> int:
                      progress=lambda d, o: say(f"tune {d}/{o}") if d % max(1, o // 10) == 0 else None)
         took = time.monotonic() - started
         scores = scored_with(answer, knobs, held, {"shipped": tuned.today, "tuned": tuned.best}, args.dataset)
+        scores["adopted"] = scores["tuned"] if tuned.recommended is tuned.best else scores["shipped"]
     finally:
         suite.close()
     out = tuned.to_json() | {"dataset": args.dataset, "config": args.config, "tune_seconds": round(took, 1),
                              "heldout_queries": len(held), "heldout_shipped": scores["shipped"],
-                             "heldout_tuned": scores["tuned"]}
+                             "heldout_tuned": scores["tuned"],
+                             "heldout_adopted": scores["adopted"], "not_adopted": tuned.why_not() or None}
     print(json.dumps(out, indent=1))
     return 0
 
