@@ -15,6 +15,7 @@ from typing import Protocol, Sequence
 from engines.knobs import value_of
 from engines.lexical import fold, standard_tokenize
 from engines.products.catalogue import Product
+from engines.products.head_word import head_used_as_modifier
 from engines.products.knowledge import KnowledgeMap, naming_words, words
 from engines.products.languages import default_words
 from engines.products.modifiers import MEAT_FAMILIES, animals_named
@@ -223,6 +224,10 @@ class RulesJudge:
                 if a + b in name_words:
                     found += [t for t in (a, b) if t not in found]
             if len(set(found)) == len(set(said)):
+                phrase = head_used_as_modifier(said, product.all_names())
+                if phrase:
+                    return Judgement("standin", 0.4, f"a {phrase}, not a {' '.join(said)}: "
+                                                     f"'{said[-1]}' says what it is for")
                 return Judgement("exact", 0.7 + named_lift * self._named_by(request, product),
                                  "every word said is in its name")
             if said[-1] in found and len(found) * 2 >= len(said):
