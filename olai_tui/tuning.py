@@ -112,7 +112,7 @@ def tune_command(args: argparse.Namespace) -> int:
         ok, why_not = worth_adopting(tuned)
         if ok:
             try:
-                adopted = keep(knobs, corpus, tuned.best, why=f"olai-tui tune: held-out {tuned.held_out_score:.4f} "
+                adopted = keep(knobs, corpus, tuned.changes(), why=f"olai-tui tune: held-out {tuned.held_out_score:.4f} "
                                 f"against {tuned.today_score:.4f} on {tuned.queries} queries")
             except OSError as exc:
                 raise UsageError(f"tune --adopt: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}") from None

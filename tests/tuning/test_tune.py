@@ -211,3 +211,21 @@ def test_a_held_out_gain_within_noise_is_not_adopted(p, adopted):
     assert (why == "") is adopted and ("within noise" in why) is (not adopted)
     worse = Tuned("products", "coordinate sweep", 30, 46, 5, {"judge_pool": 40}, {"judge_pool": 120}, 0.7249, 0.72, 0.75, p=0.01)
     assert worth_adopting(worse)[0] is False and "not over today's" in worse.why_not()
+
+
+def test_knobs_that_move_nothing_are_put_back_before_a_setting_is_adopted():
+    """A random draw that won on one knob carries others that move no query: they go back to today's
+    value, so what is adopted names only what earned its place; a knob that does move stays."""
+    from engines.eval.tune.search import without_passengers
+
+    def scored(tried):  # knob "a" lifts every query, "c" lowers them, "b" and "d" move nothing
+        return [[0.5 + 0.1 * (s["a"] != 0) - 0.05 * (s["c"] != 0)] * 3 for s in tried]
+
+    today = {"a": 0, "b": 0, "c": 0, "d": 0}
+    drawn = {"a": 1, "b": 7, "c": 0, "d": 2}
+    chosen, row = without_passengers(today, drawn, scored([drawn])[0], scored)
+    assert chosen == {"a": 1, "b": 0, "c": 0, "d": 0} and row == pytest.approx([0.6] * 3)
+    both = {"a": 1, "b": 0, "c": 1, "d": 0}  # "c" costs: putting it back scores higher, so it goes back too
+    assert without_passengers(today, both, scored([both])[0], scored)[0] == {"a": 1, "b": 0, "c": 0, "d": 0}
+    alone = {"a": 1, "b": 0, "c": 0, "d": 0}
+    assert without_passengers(today, alone, scored([alone])[0], scored)[0] == alone
