@@ -175,6 +175,7 @@ class InForce:
     values: dict[str, Any]  # every knob's value in force
     sources: dict[str, str]  # every knob's source: default, config.toml, this corpus
     problems: list[str]
+    why: str = ""  # what the corpus's own settings say of themselves ("olai-tui tune: held-out ... on N queries")
 
     def changed(self) -> dict[str, Any]:
         return {k: v for k, v in self.values.items() if self.sources[k] != DEFAULT}
@@ -204,6 +205,8 @@ def resolve(knobs: Knobs, corpus) -> InForce:
             values.update(good)
             sources.update({k: CORPUS for k in good})
             problems += bad
+            why = own.get("why") if isinstance(own.get("why"), str) else ""
+            return InForce(values, sources, problems, why)
     return InForce(values, sources, problems)
 
 

@@ -58,12 +58,15 @@ def settings_command(args: argparse.Namespace) -> int:
         print(f"olai-tui: {line}", file=sys.stderr)
     if args.json:
         json.dump({"engine": args.engine, "corpus": str(corpus), "corpora_file": str(corpora_path()),
+                   "corpus_why": found.why or None,
                    "settings": [k.to_json() | {"value": found.values[k.name], "from": found.sources[k.name]}
                                 for k in knobs]}, sys.stdout)
         sys.stdout.write("\n")
         return 0
     width = max(len(k.name) for k in knobs)
     print(f"{args.engine} over {corpus}")
+    if found.why:
+        print(f"  this corpus's settings: {found.why}")
     for k in knobs:
         value = found.values[k.name]
         print(f"  {k.name:<{width}}  {value!s:<8} {found.sources[k.name]:<12} range {k.range_said()}, default {k.default}"
@@ -77,6 +80,7 @@ def tune_command(args: argparse.Namespace) -> int:
     from engines.eval.judgements.suite import open_judged
     from engines.eval.tune.folds import FOLDS
     from engines.eval.tune.search import answers_of, budget_for, tune, worth_adopting
+    from engines.tiers import recall_switched_off
     from engines.knobs import keep
     from olai_tui.commands import open_engine
     from olai_tui.judging import _corpus
@@ -113,7 +117,8 @@ def tune_command(args: argparse.Namespace) -> int:
         if ok:
             try:
                 adopted = keep(knobs, corpus, tuned.changes(), why=f"olai-tui tune: held-out {tuned.held_out_score:.4f} "
-                                f"against {tuned.today_score:.4f} on {tuned.queries} queries")
+                                f"against {tuned.today_score:.4f} on {tuned.queries} queries"
+                                + (" with OLAI_RECALL=off (the meaning tiers off)" if recall_switched_off() else ""))
             except OSError as exc:
                 raise UsageError(f"tune --adopt: {exc.filename or ''}: {(exc.strerror or str(exc)).lower()}") from None
     if args.json:

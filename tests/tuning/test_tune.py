@@ -136,8 +136,10 @@ def test_tune_adopts_a_setting_that_wins_held_out_and_the_next_eval_names_and_sc
     assert out["left_out"] == ["depth"] and out["adopted"] and out["verdict"] == "not tested (under 10 queries, a paired t-test is decided by one query's swing)"
     assert [h["query"] for h in out["hurts"]] == [] and len(out["helps"]) == len(WORDS)
     assert main(["settings", "shelf", "--corpus", str(corpus), "--json"]) == 0
-    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["settings"]}
+    said = json.loads(capsys.readouterr().out)
+    rows = {r["name"]: r for r in said["settings"]}
     assert rows["shortness"]["from"] == "this corpus" and rows["shortness"]["value"] == out["changes"]["shortness"]
+    assert said["corpus_why"].startswith("olai-tui tune: held-out ") and "OLAI_RECALL" not in said["corpus_why"]
     assert main(["eval", "shelf", "--corpus", str(corpus), "--judgements", str(grades), "--configs", "answer", "--json"]) == 0
     captured = capsys.readouterr()
     ran = json.loads(captured.out)
@@ -229,3 +231,15 @@ def test_knobs_that_move_nothing_are_put_back_before_a_setting_is_adopted():
     assert without_passengers(today, both, scored([both])[0], scored)[0] == {"a": 1, "b": 0, "c": 0, "d": 0}
     alone = {"a": 1, "b": 0, "c": 0, "d": 0}
     assert without_passengers(today, alone, scored([alone])[0], scored)[0] == alone
+
+
+def test_a_setting_tuned_with_recall_off_says_so_where_settings_shows_it(shelf, capsys, monkeypatch):
+    """A tune under OLAI_RECALL=off chose without the meaning tiers: the adopted settings say so, since
+    with them on the same values may rank worse (products' rrf_k 5 was such a choice)."""
+    corpus, grades = shelf
+    monkeypatch.setenv("OLAI_RECALL", "off")
+    assert main(["tune", "shelf", "--corpus", str(corpus), "--judgements", str(grades), "--adopt"]) == 0
+    capsys.readouterr()
+    assert main(["settings", "shelf", "--corpus", str(corpus)]) == 0
+    assert "this corpus's settings: olai-tui tune: held-out" in (out := capsys.readouterr().out)
+    assert "with OLAI_RECALL=off (the meaning tiers off)" in out
