@@ -57,6 +57,13 @@ FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "fruit hedelma frukt",
 ))
 FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
+# "fruit" or "berry" said names every fruit or berry flavour: a strawberry yogurt is a fruit yogurt (issue 58:
+# food_words dev "fruit yogurt" led with fruit snacks once the strawberry yogurt was called flavoured)
+_BERRIES = ("strawberry", "blueberry", "raspberry", "berry")
+FLAVOURS_NAMED: dict[str, frozenset[str]] = {
+    w: frozenset(x for f in members for x in FLAVOUR_OF[f])
+    for key, members in (("fruit", (*_BERRIES, "banana", "lemon", "peach", "fruit")), ("berry", _BERRIES))
+    for w in FLAVOUR_OF[key]}
 GENERIC_FLAVOUR = FLAVOURS[0]  # "flavor", "maustettu": a flavour is named beside it
 FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
 # The words naming an allergen group as a whole (vocabulary.AVOID_WORDS): a row declaring the group holds
@@ -142,7 +149,7 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     words of the kinds asked ("suklaa" is no flavour of a chocolate)."""
     said = set(words(request.text)) | set(request.terms) | set(request.forms) | own
     said |= {a for alts in request.alternatives.values() for a in alts}
-    said |= {f for w in list(said) for f in FLAVOUR_OF.get(w, ())}  # "hazelnut" said: "noisettes" is it
+    said |= {f for w in list(said) for f in (*FLAVOUR_OF.get(w, ()), *FLAVOURS_NAMED.get(w, ()))}  # "noisettes"
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
         return None
@@ -165,7 +172,7 @@ def same_words(word: str) -> tuple[str, ...]:
     property's (PROPERTIES: "integrale" for "täysjyvä")."""
     animal = ANIMAL_OF.get(word)
     return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()),
-            *PROPERTY_OF.get(word, ()))
+            *FLAVOURS_NAMED.get(word, ()), *PROPERTY_OF.get(word, ()))
 
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:

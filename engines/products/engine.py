@@ -37,6 +37,7 @@ from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.accounting import account
 from engines.products.distinguishing import carrying_rows, check_words, kind_words, led_by_other_source
+from engines.products.head_kind import ends_on_head
 from engines.products.languages import warm_in_background
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
@@ -308,6 +309,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             judgements = check_labels(request, pool, judgements, self.knowledge)
             judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names,
                                      self.reader.vocabulary, self.reader.label_parts, (self.products, self._by_kind()))
+            judgements = ends_on_head(request, pool, judgements, self.knowledge, self.reader.languages)
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None
