@@ -121,8 +121,15 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
     not use would make every row a stand-in and say "not sold" falsely. A word left over that Fineli's
     aligned names translate, or an animal, narrows it too ("lamb mince", "mansikkamaito")."""
     said = [w for w in request.said if w not in STOPWORDS and not w.isdigit()]  # content words: no pack, no code
+    # a compound's last part is its head, the thing itself: "tahna" of "suklaatahna" (chocolate spread), "puikko"
+    # of "kalapuikko" (fish sticks) name no narrowing (issue 58: kind aliases said whole were said "not sold");
+    # a form, an animal or a flavour in the head still narrows ("kalkonbröst": bröst)
+    heads = {ps[-1] for w in said for ps in (languages.parts(w),) if len(ps) > 1}
+    heads -= set(FORM_OF) | set(ANIMAL_OF) | set(FLAVOUR_OF)
     out: list[str] = []
     for f in request.forms:
+        if f in heads:
+            continue
         parts = languages.parts(f)
         if len(parts) < 2 or languages.translations(f):  # a word the lexicon holds whole: "liquorice" is no liquor|ice
             if not (f in kind_names and said and f == said[-1]):
