@@ -167,6 +167,18 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
                  and not (w in GENERIC_FLAVOUR and i > 0 and name[i - 1] in named)), None)
 
 
+FIRST_INGREDIENT_WORDS = 4  # "corn syrup", "carne di tacchino": a longer first part is a sentence, not a name
+
+
+def first_ingredient(product: Product) -> tuple[str, ...]:
+    """The words of what a row is made of first, as its ingredients list it ("CORN SYRUP, HIGH FRUCTOSE...")."""
+    text = product.ingredients.split(":", 1)[-1] if ":" in product.ingredients[:40] else product.ingredients
+    head = next((part for part in text.replace("(", ",").replace("[", ",").replace(";", ",").split(",")
+                 if part.strip()), "")
+    found = words(head)
+    return found if len(found) <= FIRST_INGREDIENT_WORDS else ()
+
+
 def _held(product: Product, languages: Words) -> set[str]:
     name_words = {w for n in product.all_names() for w in words(n)}
     name_words |= {w for c in product.categories for w in words(c.split(":")[-1])}
@@ -190,8 +202,14 @@ def carries_word(word: str, product: Product, request: Request, languages: Words
     if GROUP_OF.get(word) in product.allergens:
         return True
     options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
-    return any(o in held or (len(o) >= 4 and any(o in h for h in held))
-               or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options)
+    if any(o in held or (len(o) >= 4 and any(o in h for h in held))
+           or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options):
+        return True
+    # what the row is made of first, for a source: "Original Syrup" is corn syrup (issue 58, probing the
+    # knowledge map's aliases: "corn syrup" was said "not sold"); never a form, chicken fingers made of
+    # chicken breast are no chicken breast (words dev "kycklingbröst")
+    made_of = set(first_ingredient(product)) if word not in FORM_OF else set()
+    return bool(made_of) and any(o in made_of for o in options)
 
 
 def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool:

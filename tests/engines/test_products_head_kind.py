@@ -135,3 +135,26 @@ def test_a_compounds_head_names_the_thing_and_its_first_part_still_narrows(tmp_p
     assert ("not_sold" in found.extras["flags"]) is not_sold
     if not not_sold:
         assert rows[0][0] == "Chocolate spread with hazelnuts" and rows[0][1] in ("exact", "variant")
+
+
+# What a row is made of first counts for a source, never for a form (distinguishing.first_ingredient).
+MADE_OF = (OFF_HEADER
+           + "1\tOriginal Syrup\t\tA\t700 ml\ten:simple-syrups,en:maple-syrups\t\t\t\t"
+             "Corn syrup, high fructose corn syrup, water, salt\t\tt\n"
+           + "2\tMaple Syrup\t\tB\t250 ml\ten:simple-syrups,en:maple-syrups\t\t\t\tPure maple syrup\t\tt\n"
+           + "3\tChicken Fingers\t\tC\t400 g\ten:poultries,en:chickens\t\t\t\tChicken breast, wheat flour, salt\t\tt\n"
+           + "4\tPetto di pollo\t\tD\t300 g\ten:chickens,en:chicken-breasts\t\t\t\tPetto di pollo\t\tt\n"
+           + "5\tCorn Oil\t\tE\t1 l\ten:corn-oils\t\t\t\tCorn oil\t\tt\n")  # corn: a word the shop states
+
+
+@pytest.mark.parametrize("text, first", [("corn syrup", "Original Syrup"), ("kycklingbröst", "Petto di pollo")])
+def test_the_first_ingredient_carries_a_source_and_never_a_form(tmp_path, text, first):
+    path = tmp_path / "off.tsv"
+    path.write_text(MADE_OF, encoding="utf-8")
+    engine = ProductsEngine(path)
+    try:
+        found, rows = answer(engine, text)
+    finally:
+        engine.close()
+    assert "not_sold" not in found.extras["flags"]
+    assert matches(rows)[0] == first
