@@ -148,7 +148,15 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
 
 
 def wants_plain(request: Request) -> bool:
-    return any(w in PLAIN_WORDS for w in (*request.terms, *request.forms, *words(request.text)))
+    """Plain said, but not as a word of the brand said: "Nature Valley granola bars" asks no plain bar."""
+    brand = set(words(request.brand or ""))
+    return any(w in PLAIN_WORDS and w not in brand for w in (*request.terms, *request.forms, *words(request.text)))
+
+
+def of_brand(product: Product, request: Request) -> bool:
+    """The row is of the brand said: its flavours are the brand's products, never a variant of them ("Clif
+    bar": every Clif bar names a flavour; issue 58, probing brands on the demo, fruit snacks led them)."""
+    return bool(request.brand and product.brand and words(request.brand) == words(product.brand))
 
 
 def flavour_of(product: Product, request: Request, own: frozenset[str] = frozenset()) -> str | None:
@@ -255,7 +263,7 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
         if j.label in ("exact", "variant"):
             held = _held(product, languages)
             lacking = [w for w in wanted if not carries_word(w, product, request, languages, held)]
-            flavour = flavour_of(product, request, own)
+            flavour = None if of_brand(product, request) else flavour_of(product, request, own)
             what = " ".join(words(product.name)[:3])
             # a match demoted leads the stand-ins (the knowledge map's are 0.6, words alone 0.35 at most):
             # for "oat milk" the almond drink before the cow's milk

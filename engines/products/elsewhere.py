@@ -41,14 +41,15 @@ def other_names(part: str, languages: Words, kind_phrases) -> set[str]:
 def carried_elsewhere(request: Request, products: Sequence[Product], bm25, allowed, languages: Words,
                       kind_phrases, shown=frozenset()) -> list[tuple[int, Judgement]]:
     """(position, variant judgement) for rows whose names are the thing said, but those ``shown`` as matches."""
-    parts = request_parts(request, languages)
+    brand = words(request.brand or "")  # a brand said is the row's brand, not a word of its name ("Reed's ginger beer")
+    parts = [p for p in request_parts(request, languages) if p not in brand]
     if len(parts) < 2 or request.code:
         return []
     names = [other_names(p, languages, kind_phrases) for p in parts]
     scores = bm25.scores(sorted({w for n in names for o in n for w in words(o)}))
     out = []
     for pos, _ in top_of(scores, READ):
-        if pos in shown or not allowed[pos]:
+        if pos in shown or not allowed[pos] or brand and words(products[pos].brand or "") != brand:
             continue
         first = [words(n) for n in products[pos].all_names()]
         held = {w for seq in first for w in seq}

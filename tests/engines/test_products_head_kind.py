@@ -158,3 +158,24 @@ def test_the_first_ingredient_carries_a_source_and_never_a_form(tmp_path, text, 
         engine.close()
     assert "not_sold" not in found.extras["flags"]
     assert matches(rows)[0] == first
+
+
+# A brand said (distinguishing.of_brand, wants_plain): its rows' flavours are what the brand makes, and a
+# brand's word is no "plain" ("Nature Valley"); found probing brands on the demo ("Clif bar" led with fruit snacks).
+BRANDS = (OFF_HEADER
+          + "1\tChocolate Chip\t\tClif\t68 g\ten:snacks,en:bars\t\t\t\t\t\tt\n"
+          + "2\tFruit Snacks\t\tWelch's\t100 g\ten:fruits,en:fruit-snacks\t\t\t\t\t\tt\n"
+          + "3\tCrunchy Oats 'n Honey bar\t\tNature Valley\t250 g\ten:snacks,en:bars\t\t\t\t\t\tt\n"
+          + "4\tPlain cereal bar\t\tStore\t150 g\ten:snacks,en:bars\t\t\t\t\t\tt\n")
+
+
+@pytest.mark.parametrize("text, first", [("Clif bar", "Chocolate Chip"), ("Nature Valley bar", "Crunchy Oats 'n Honey bar")])
+def test_a_brand_said_leads_with_its_rows_whatever_flavour_they_name(tmp_path, text, first):
+    path = tmp_path / "off.tsv"
+    path.write_text(BRANDS, encoding="utf-8")
+    engine = ProductsEngine(path)
+    try:
+        found, rows = answer(engine, text)
+    finally:
+        engine.close()
+    assert rows[0][:2] == (first, "exact")
