@@ -3,13 +3,14 @@
 The reader names one kind from the words and the catalogue may file the thing under another: the demo
 files minced turkey ("Macinato di tacchino") under minced meat, while "kalkkunajauheliha" and "ground
 turkey" read as turkey; it files "Original Ginger Beer" under sodas while "ginger beer" reads as beer.
-Recall, looking among the kinds read, never brings such a row, and "not sold" was said falsely (food_words
-dev), or brought it and the judge called it another thing. So when "not sold" is about to stand, BM25 over every word said and its other names (translations,
-an animal's and a form's names in the catalogues' languages: tacchino, macinato) reads the catalogue, and
-a row is the thing, shown as a variant saying why, when its name carries every part said, each as a whole
-word or a compound's part, and begins or ends with the last one (the head: "Macinato di tacchino",
-"Original Ginger Beer"). "Tahoe White Chocolate Macadamia" is a cookie, no white chocolate: the head said
-is inside its name, neither first nor last. One word said is never enough ("gin" is no ginger beer).
+Recall, looking among the kinds read, never brings such a row (or brings it and the judge calls it another
+thing), and "not sold" was said falsely (food_words dev). So when "not sold" is about to stand, BM25 over
+every word said and its other names (translations, an animal's and a form's names in the catalogues'
+languages: tacchino, macinato) reads the catalogue, and a row is the thing, shown as a variant saying why,
+when its name carries every part said, each as a whole word or a compound's part, and begins or ends with
+the last one (the head: "Macinato di tacchino", "Original Ginger Beer"). "Tahoe White Chocolate Macadamia"
+is a cookie, no white chocolate: the head said is inside its name, neither first nor last. One word said
+is never enough ("gin" is no ginger beer).
 """
 
 from __future__ import annotations

@@ -109,8 +109,9 @@ def test_a_row_filed_under_another_kind_naming_the_thing_is_no_not_sold(filed, t
 @pytest.mark.parametrize("text", ["white chocolate", "oat beer", "mansikkajäätelö"])
 def test_a_name_holding_the_words_inside_it_or_lacking_one_lifts_nothing(filed, text):
     found, rows = answer(filed, text)  # the cookie's head is macadamia: white chocolate is its flavour
-    assert not {"White chocolate macadamia", "Original Ginger Beer", "Cream on Top strawberry yogurt"} & set(matches(rows))
-    if text == "mansikkajäätelö":  # jäätelö pairs with "cream" in Fineli's names: no strawberry ice cream for that
+    lifted = {"White chocolate macadamia", "Original Ginger Beer", "Cream on Top strawberry yogurt"}
+    assert not lifted & set(matches(rows))
+    if text == "mansikkajäätelö":  # jäätelö pairs with "cream" in Fineli's names: no strawberry ice cream
         assert "not_sold" in found.extras["flags"]
 
 
@@ -169,7 +170,8 @@ BRANDS = (OFF_HEADER
           + "4\tPlain cereal bar\t\tStore\t150 g\ten:snacks,en:bars\t\t\t\t\t\tt\n")
 
 
-@pytest.mark.parametrize("text, first", [("Clif bar", "Chocolate Chip"), ("Nature Valley bar", "Crunchy Oats 'n Honey bar")])
+@pytest.mark.parametrize("text, first", [("Clif bar", "Chocolate Chip"),
+                                         ("Nature Valley bar", "Crunchy Oats 'n Honey bar")])
 def test_a_brand_said_leads_with_its_rows_whatever_flavour_they_name(tmp_path, text, first):
     path = tmp_path / "off.tsv"
     path.write_text(BRANDS, encoding="utf-8")
