@@ -145,9 +145,9 @@ class RequestReader:
         if len(w) >= 5 and _nearest(w, self.claim_single, lambda c: self.claim_phrases[(c,)]):
             return w  # a misspelt claim word is read as the claim ("laktoositn"), never by a base form ("laktoosi")
         base = self.languages.base(self._local.shown.get(w, w).lower(), self._known)
-        if base == w and w not in ANIMAL_OF:  # a form Fineli's names hold ("jogurttia"): the base a kind names
-            base = next((b for b in self.languages.lemmas(self._local.shown.get(w, w).lower())
-                         if (b,) in self.knowledge.kind_phrases), w)
+        if base == w and w not in ANIMAL_OF:  # a form Fineli's names hold ("jogurttia"): the base a kind names,
+            base = next((b for b in self.languages.lemmas(self._local.shown.get(w, w).lower())  # never a part
+                         if (b,) in self.knowledge.kind_phrases and len(w) - len(b) <= 3), w)  # ("makaronilåda")
         if base != w:
             self._local.shown.setdefault(base, self._local.shown.get(w, w))
         return base
