@@ -12,6 +12,7 @@ import re
 
 from engines.lexical import fold
 from engines.products.distinguishing import FLAVOUR_WORDS, FORM_WORDS, PLAIN_WORDS, distinguishing
+from engines.products.knowledge import words
 from engines.products.modifiers import ANIMAL_OF
 from engines.products.product import MULTIPACK, SINGLE
 from engines.products.request import CODE, Request
@@ -70,7 +71,7 @@ def _role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_wor
         cls = "animal" if what in ANIMAL_OF else "form" if what in FORM_WORDS else "source"
         rest = f"; kind: {kinds}" if w not in mine or len(parts) > 1 else ""
         return {"as": cls, "detail": f"'{what}': a row of the kind lacking it is at most a stand-in{rest}"}
-    if w in PLAIN_WORDS or base in PLAIN_WORDS:
+    if (w in PLAIN_WORDS or base in PLAIN_WORDS) and w not in words(fold(request.brand or "")):  # not "Nature Valley"
         return {"as": "property", "detail": "plain: a flavoured row is at most a stand-in"}
     if w in claim_words and request.claims:
         return {"as": "claim", "detail": ", ".join(CLAIMS[c] for c in request.claims)}

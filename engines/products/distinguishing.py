@@ -57,6 +57,13 @@ FLAVOURS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "fruit hedelma frukt",
 ))
 FLAVOUR_OF: dict[str, frozenset[str]] = {w: g for g in FLAVOURS for w in g}
+# "fruit" or "berry" said names every fruit or berry flavour: a strawberry yogurt is a fruit yogurt (issue 58:
+# food_words dev "fruit yogurt" led with fruit snacks once the strawberry yogurt was called flavoured)
+_BERRIES = ("strawberry", "blueberry", "raspberry", "berry")
+FLAVOURS_NAMED: dict[str, frozenset[str]] = {
+    w: frozenset(x for f in members for x in FLAVOUR_OF[f])
+    for key, members in (("fruit", (*_BERRIES, "banana", "lemon", "peach", "fruit")), ("berry", _BERRIES))
+    for w in FLAVOUR_OF[key]}
 GENERIC_FLAVOUR = FLAVOURS[0]  # "flavor", "maustettu": a flavour is named beside it
 FLAVOUR_WORDS = frozenset(FLAVOUR_OF)
 # The words naming an allergen group as a whole (vocabulary.AVOID_WORDS): a row declaring the group holds
@@ -114,8 +121,15 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
     not use would make every row a stand-in and say "not sold" falsely. A word left over that Fineli's
     aligned names translate, or an animal, narrows it too ("lamb mince", "mansikkamaito")."""
     said = [w for w in request.said if w not in STOPWORDS and not w.isdigit()]  # content words: no pack, no code
+    # a compound's last part is its head, the thing itself: "tahna" of "suklaatahna" (chocolate spread), "puikko"
+    # of "kalapuikko" (fish sticks) name no narrowing (issue 58: kind aliases said whole were said "not sold");
+    # a form, an animal or a flavour in the head still narrows ("kalkonbröst": bröst)
+    heads = {ps[-1] for w in said for ps in (languages.parts(w),) if len(ps) > 1}
+    heads -= set(FORM_OF) | set(ANIMAL_OF) | set(FLAVOUR_OF)
     out: list[str] = []
     for f in request.forms:
+        if f in heads:
+            continue
         parts = languages.parts(f)
         if len(parts) < 2 or languages.translations(f):  # a word the lexicon holds whole: "liquorice" is no liquor|ice
             if not (f in kind_names and said and f == said[-1]):
@@ -134,7 +148,15 @@ def distinguishing(request: Request, languages: Words, kind_names: frozenset[str
 
 
 def wants_plain(request: Request) -> bool:
-    return any(w in PLAIN_WORDS for w in (*request.terms, *request.forms, *words(request.text)))
+    """Plain said, but not as a word of the brand said: "Nature Valley granola bars" asks no plain bar."""
+    brand = set(words(request.brand or ""))
+    return any(w in PLAIN_WORDS and w not in brand for w in (*request.terms, *request.forms, *words(request.text)))
+
+
+def of_brand(product: Product, request: Request) -> bool:
+    """The row is of the brand said: its flavours are the brand's products, never a variant of them ("Clif
+    bar": every Clif bar names a flavour; issue 58, probing brands on the demo, fruit snacks led them)."""
+    return bool(request.brand and product.brand and words(request.brand) == words(product.brand))
 
 
 def flavour_of(product: Product, request: Request, own: frozenset[str] = frozenset()) -> str | None:
@@ -142,7 +164,7 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     words of the kinds asked ("suklaa" is no flavour of a chocolate)."""
     said = set(words(request.text)) | set(request.terms) | set(request.forms) | own
     said |= {a for alts in request.alternatives.values() for a in alts}
-    said |= {f for w in list(said) for f in FLAVOUR_OF.get(w, ())}  # "hazelnut" said: "noisettes" is it
+    said |= {f for w in list(said) for f in (*FLAVOUR_OF.get(w, ()), *FLAVOURS_NAMED.get(w, ()))}  # "noisettes"
     name = [w for n in product.all_names()[:1] for w in words(n)]
     if any(w in PLAIN_WORDS for w in name):
         return None
@@ -151,6 +173,18 @@ def flavour_of(product: Product, request: Request, own: frozenset[str] = frozens
     # (issue 58: food_words dev, the noodles were variants and a chicken dish led)
     return next((w for i, w in enumerate(name) if w in FLAVOUR_WORDS and w not in said
                  and not (w in GENERIC_FLAVOUR and i > 0 and name[i - 1] in named)), None)
+
+
+FIRST_INGREDIENT_WORDS = 4  # "corn syrup", "carne di tacchino": a longer first part is a sentence, not a name
+
+
+def first_ingredient(product: Product) -> tuple[str, ...]:
+    """The words of what a row is made of first, as its ingredients list it ("CORN SYRUP, HIGH FRUCTOSE...")."""
+    text = product.ingredients.split(":", 1)[-1] if ":" in product.ingredients[:40] else product.ingredients
+    head = next((part for part in text.replace("(", ",").replace("[", ",").replace(";", ",").split(",")
+                 if part.strip()), "")
+    found = words(head)
+    return found if len(found) <= FIRST_INGREDIENT_WORDS else ()
 
 
 def _held(product: Product, languages: Words) -> set[str]:
@@ -165,7 +199,7 @@ def same_words(word: str) -> tuple[str, ...]:
     property's (PROPERTIES: "integrale" for "täysjyvä")."""
     animal = ANIMAL_OF.get(word)
     return (word, *(ANIMALS[animal] if animal else ()), *FORM_OF.get(word, ()), *FLAVOUR_OF.get(word, ()),
-            *PROPERTY_OF.get(word, ()))
+            *FLAVOURS_NAMED.get(word, ()), *PROPERTY_OF.get(word, ()))
 
 
 def carries_word(word: str, product: Product, request: Request, languages: Words, held: set[str]) -> bool:
@@ -176,8 +210,14 @@ def carries_word(word: str, product: Product, request: Request, languages: Words
     if GROUP_OF.get(word) in product.allergens:
         return True
     options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
-    return any(o in held or (len(o) >= 4 and any(o in h for h in held))
-               or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options)
+    if any(o in held or (len(o) >= 4 and any(o in h for h in held))
+           or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options):
+        return True
+    # what the row is made of first, for a source: "Original Syrup" is corn syrup (issue 58, probing the
+    # knowledge map's aliases: "corn syrup" was said "not sold"); never a form, chicken fingers made of
+    # chicken breast are no chicken breast (words dev "kycklingbröst")
+    made_of = set(first_ingredient(product)) if word not in FORM_OF else set()
+    return bool(made_of) and any(o in made_of for o in options)
 
 
 def checkable(word: str, request: Request, languages: Words, vocabulary) -> bool:
@@ -223,7 +263,7 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
         if j.label in ("exact", "variant"):
             held = _held(product, languages)
             lacking = [w for w in wanted if not carries_word(w, product, request, languages, held)]
-            flavour = flavour_of(product, request, own)
+            flavour = None if of_brand(product, request) else flavour_of(product, request, own)
             what = " ".join(words(product.name)[:3])
             # a match demoted leads the stand-ins (the knowledge map's are 0.6, words alone 0.35 at most):
             # for "oat milk" the almond drink before the cow's milk

@@ -37,6 +37,8 @@ from engines.products.presenting import ProductsPresenting, card_fields
 from engines.products.recall import SOURCES, Recall, RecallIndex, product_text
 from engines.products.accounting import account
 from engines.products.distinguishing import carrying_rows, check_words, kind_words, led_by_other_source
+from engines.products.elsewhere import lifted_elsewhere
+from engines.products.head_kind import ends_on_head
 from engines.products.languages import warm_in_background
 from engines.products.request import Request, RequestReader
 from engines.products.rules import judge_rules
@@ -307,6 +309,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
             judgements = check_labels(request, pool, judgements, self.knowledge)
             judgements = check_words(request, pool, judgements, self.reader.languages, self.kind_names,
                                      self.reader.vocabulary, self.reader.label_parts, (self.products, self._by_kind()))
+            judgements = ends_on_head(request, pool, judgements, self.knowledge, self.reader.languages)
         except JudgeFailed as exc:
             path, reason = "fused", f"{self.judge.name} judge: {exc.reason}; the fused ranking answers"
             judgements = None
@@ -321,6 +324,8 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
                                                  "flags": flags_for(request, labels, judged=False)})
         judgements, not_sold_why = checked(request, pool, judgements, self.reader.languages, self.knowledge,
                                            led_by_other_source(request, self.reader.languages, self.kind_names))
+        if not_sold_why is not None and lifted_elsewhere(request, self, allowed, positions, judgements, ranks):
+            not_sold_why = None  # a row filed under another kind is the thing said (elsewhere.py)
         placed = order(request, self.products, positions, judgements, [ranks[p][0] for p in positions])
         hits = []
         for item in placed[:limit]:

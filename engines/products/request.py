@@ -24,7 +24,7 @@ from rapidfuzz.distance import OSA
 
 from engines.lexical import fold
 from engines.products.compound_reading import animal_kinds, form_compound, joined_kinds, read_compound
-from engines.products.modifiers import regional
+from engines.products.modifiers import ANIMAL_OF, regional
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
 from engines.products.joins import joined, phrase_alternatives
 from engines.products.knowledge import KnowledgeMap, words
@@ -145,6 +145,9 @@ class RequestReader:
         if len(w) >= 5 and _nearest(w, self.claim_single, lambda c: self.claim_phrases[(c,)]):
             return w  # a misspelt claim word is read as the claim ("laktoositn"), never by a base form ("laktoosi")
         base = self.languages.base(self._local.shown.get(w, w).lower(), self._known)
+        if base == w and w not in ANIMAL_OF:  # a form Fineli's names hold ("jogurttia"): the base a kind names,
+            base = next((b for b in self.languages.lemmas(self._local.shown.get(w, w).lower())  # never a part
+                         if (b,) in self.knowledge.kind_phrases and len(w) - len(b) <= 3), w)  # ("makaronilåda")
         if base != w:
             self._local.shown.setdefault(base, self._local.shown.get(w, w))
         return base
