@@ -36,7 +36,8 @@ def account(reader, request: Request, kind_names: frozenset[str]) -> list[dict]:
     """[{"word": as typed, "as": kind|claim|avoid|use|brand|pack|code|source|animal|form|property|flavour|
     word|not used, "detail": ...}] for every word of the request, in the order typed."""
     languages = reader.languages
-    wanted = set(distinguishing(request, languages, kind_names))
+    # distinguishing words narrow a kind: with no kind read, none is checked (check_words), so none is said
+    wanted = set(distinguishing(request, languages, kind_names)) if request.kinds else set()
     kinds = ", ".join(reader.knowledge.kinds[k].label() for k in request.kinds if k in reader.knowledge.kinds)
     claim_words = {w for phrase in reader.claim_phrases for w in phrase}
     avoid_words = {w for phrase in reader.avoid_phrases for w in phrase} | {w for p in reader.without for w in p}
@@ -88,6 +89,10 @@ def _role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_wor
         return {"as": "use", "detail": ", ".join(request.uses)}
     if w in FLAVOUR_WORDS and (w in request.terms or base in request.terms):
         return {"as": "flavour", "detail": "searched in names; a row without it is a variant"}
+    if not request.kinds and len(request.terms) > 1 and w == request.terms[-1]:
+        return {"as": "word", "detail": "searched as said, the head: the last word said is what the product is, so a "
+                                        "name holding it only before another word said is a stand-in "
+                                        "('printer label' for 'label printer')"}
     if w in request.terms or base in request.terms or any(p in request.terms for p in parts):
         return {"as": "word", "detail": "searched as said: no kind or rule reads it, and no lexicon knows it as a "
                                         "food word, so a row lacking it is a variant, never a stand-in"}

@@ -34,6 +34,9 @@ def test_the_head_said_last_decides_what_the_product_is(shop):
     assert all(r[1] == "exact" for r in rows[:2]), rows
     rolls = [r for r in rows if "printer label" in r[0]]
     assert len(rolls) == 2 and all(r[1] == "standin" and r[2].startswith("a printer label") for r in rolls), rows
+    said = {w["word"]: w for w in found.extras["understood"]["words"]}
+    assert said["printer"]["as"] == "word" and "the head" in said["printer"]["detail"]
+    assert said["label"]["as"] == "word"  # no kind read: no word narrows one (it was said a "source")
     # and the other way round: asked for labels, the labels are the thing, the printers not
     found = shop.answer("printer labels", limit=10, sources=NO_VECTORS)
     labels = {h.title: h.extras["label"] for h in found.hits}
