@@ -27,7 +27,7 @@ from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words
 from engines.products.modifiers import ANIMAL_OF, ANIMALS, FORM_OF, FORM_WORDS, PROPERTY_OF, WHOLE_PAIRS
 from engines.products.request import Request
-from engines.products.vocabulary import AVOID_WORDS, STOPWORDS
+from engines.products.vocabulary import AVOID_WORDS, STOPWORDS, negated_inside
 
 # Plain, as buyers say it and as names say it (the demo catalogue's Italian and French names too).
 PLAIN_WORDS = frozenset({"plain", "natural", "unflavoured", "unflavored", "maustamaton", "naturell", "osmaksatt",
@@ -210,8 +210,8 @@ def carries_word(word: str, product: Product, request: Request, languages: Words
     if GROUP_OF.get(word) in product.allergens:
         return True
     options = (*same_words(word), *request.alternatives.get(word, ()), *languages.translations(word))
-    if any(o in held or (len(o) >= 4 and any(o in h for h in held))
-           or (len(o) >= 3 and any(h.startswith(o) for h in held)) for o in options):
+    if any(o in held or (len(o) >= 4 and any(o in h and not negated_inside(o, h) for h in held))
+           or (len(o) >= 3 and any(h.startswith(o) and not negated_inside(o, h) for h in held)) for o in options):
         return True
     # what the row is made of first, for a source: "Original Syrup" is corn syrup (issue 58, probing the
     # knowledge map's aliases: "corn syrup" was said "not sold"); never a form, chicken fingers made of

@@ -117,6 +117,8 @@ def product_from_cells(cells: list[str], mapping: Mapping, where: str, ordinal: 
         claims.setdefault(claim, evidence)
     if "vegan" in claims and "vegetarian" not in claims:
         claims["vegetarian"] = "follows from vegan (" + claims["vegan"] + ")"
+    if "unsalted" in claims and "low_sodium" not in claims:  # as off.claims_of: unsalted is low in salt
+        claims["low_sodium"] = "follows from unsalted (" + claims["unsalted"] + ")"
     size = get("size")
     used = set(mapping.columns.values()) | set(mapping.names.values())
     attributes = {h: cells[i].strip() for i, h in enumerate(mapping.header)

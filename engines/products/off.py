@@ -93,6 +93,8 @@ def claims_of(labels: tuple[str, ...], categories: tuple[str, ...], name: str) -
             found[claim] = f"the name says '{phrase}'"
     if "vegan" in found and "vegetarian" not in found:
         found["vegetarian"] = "follows from vegan (" + found["vegan"] + ")"
+    if "unsalted" in found and "low_sodium" not in found:  # no salt added is low in salt; never the other way
+        found["low_sodium"] = "follows from unsalted (" + found["unsalted"] + ")"
     return found
 
 

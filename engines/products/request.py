@@ -30,7 +30,8 @@ from engines.products.joins import joined, phrase_alternatives
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words, default_words
 from engines.products.vocabulary import (ALLERGENS, AVOID_ALSO, AVOID_STEMS, AVOID_WORDS, CLAIM_WORDS, CLAIMS,
-                                         FREE_SUFFIXES, FREE_WORD_SUFFIXES, STOPWORDS, WITHOUT_WORDS)
+                                         FREE_SUFFIXES, FREE_WORD_SUFFIXES, NEAR_SPELLING_NEVER, STOPWORDS,
+                                         WITHOUT_WORDS)
 
 MAX_QUERY_CHARS = 300  # a request longer than this is read from its start, and the answer says so
 CODE = re.compile(r"(?<!\d)(\d{8,14})(?!\d)")
@@ -96,7 +97,8 @@ class RequestReader:
                 self.brand_phrases.setdefault(key, brand)
         # a word read as a rule or a brand is never joined with the next into a compound
         self.never_joined = self.without | set(self.claim_phrases) | set(self.avoid_phrases) | set(self.brand_phrases)
-        self.claim_single = sorted({p[0] for p in self.claim_phrases if len(p) == 1 and len(p[0]) >= 5})
+        self.claim_single = sorted({p[0] for p, c in self.claim_phrases.items()
+                                    if len(p) == 1 and len(p[0]) >= 5 and c not in NEAR_SPELLING_NEVER})
         # words read as they are said, never by a base form: every word of a phrase the reader knows
         self.fixed = {w for table in (self.claim_phrases, self.avoid_phrases, knowledge.kind_phrases,
                                       knowledge.use_phrases, self.brand_phrases) for p in table for w in p}

@@ -21,6 +21,10 @@ CLAIMS: dict[str, str] = {
     "halal": "halal",
     "non_gmo": "non-GMO",
     "low_fat": "low-fat",
+    # salt: two promises, never one ("no salt added" is not "reduced sodium"); an unsalted row is also low
+    # in salt (off.claims_of), a low-sodium row is never called unsalted (issue 58: "suolaton voi")
+    "unsalted": "unsalted",
+    "low_sodium": "low-sodium",
 }
 
 # Open Food Facts label/category tags that carry a claim.
@@ -37,6 +41,12 @@ CLAIM_TAGS: dict[str, tuple[str, ...]] = {
     "halal": ("en:halal",),
     "non_gmo": ("en:no-gmos", "en:non-gmo-project", "en:non-gmo-project-verified"),
     "low_fat": ("en:low-fat", "en:low-or-no-fat", "en:no-fat", "en:reduced-fat"),
+    # the tags the OFF files carry (2016 US: no-salt-added, no-salt, unsalted-butter; 2021 IT: unsalted-butters)
+    "unsalted": ("en:no-salt-added", "en:no-salt", "en:no-added-salt", "en:unsalted", "en:salt-free",
+                 "en:unsalted-butter", "en:unsalted-butters", "en:butter-82-fat-unsalted",
+                 "en:unsalted-butter-with-82-fat"),
+    "low_sodium": ("en:low-sodium", "en:low-salt", "en:low-or-no-salt", "en:reduced-sodium", "en:reduced-salt",
+                   "en:25-less-sodium", "en:less-sodium", "en:very-low-sodium", "en:sodium-free", "en:low-in-salt"),
 }
 CLAIM_TAG_PREFIXES: dict[str, tuple[str, ...]] = {"organic": ("en:it-bio-", "en:fr-bio-", "en:de-oko-", "en:eg-oko")}
 
@@ -54,7 +64,33 @@ CLAIM_NAME_PHRASES: dict[str, tuple[str, ...]] = {
                        # sugar" found only rice drinks, "Almond Milk Unsweetened" carried no claim)
                        "unsweetened", "osotad", "makeuttamaton", "senza zucchero", "non zuccherato", "non sucre"),
     "low_fat": ("low fat", "low-fat", "fat free", "fat-free", "rasvaton", "vaharasvainen", "fettfri", "fettsnal"),
+    # Fineli's names: "VOI, SUOLATON", "SMÖR OSALTAT", "KOKT UTAN SALT", "COOKED WITHOUT SALT"; never "salted"
+    "unsalted": ("unsalted", "no salt added", "no added salt", "without added salt", "without salt", "salt free",
+                 "salt-free", "senza sale", "sans sel", "suolaton", "ilman lisattya suolaa", "osaltat", "osaltad",
+                 "osaltade", "utan salt", "utan tillsatt salt", "saltfri", "saltfritt"),
+    "low_sodium": ("low sodium", "low-sodium", "reduced sodium", "less sodium", "sodium free", "low salt",
+                   "low-salt", "reduced salt", "lightly salted", "vahasuolainen", "saltreducerad", "saltreducerat",
+                   "lattsaltad", "lattsaltat", "natriumfattig", "saltfattig", "vahennetty suola"),
 }
+
+# Claims read only as said, never by the nearest spelling: one letter from their opposite ("saltad" is
+# salted, "osaltad" unsalted; "suolattu", "suolaton").
+NEAR_SPELLING_NEVER = frozenset({"unsalted"})
+# A word inside a longer one that says it is absent is not carried: "salted" in "unsalted", "salt" in
+# "osaltat" and "saltfri", "suola" in "suolaton", "laktoosi" in "laktoositon" (issue 58: "salted butter"
+# called Unsalted Butter exact).
+NEGATING_PREFIXES = ("un", "non", "o")
+NEGATING_SUFFIXES = ("ton", "fri", "free", "less")
+
+
+def negated_inside(part: str, whole: str) -> bool:
+    """``part`` stands in ``whole`` only with a prefix or suffix that says it is absent."""
+    at = whole.find(part)
+    if at < 0:
+        return False
+    before, after = whole[:at], whole[at + len(part):]
+    return before in NEGATING_PREFIXES or (not before and after.startswith(NEGATING_SUFFIXES))
+
 
 # What a buyer says for a claim (folded). One entry per phrase; misspellings are read by fuzzy match.
 CLAIM_WORDS: dict[str, tuple[str, ...]] = {
@@ -77,6 +113,17 @@ CLAIM_WORDS: dict[str, tuple[str, ...]] = {
     "halal": ("halal",),
     "non_gmo": ("non gmo", "non-gmo", "gmo free", "gmo-free"),
     "low_fat": ("low fat", "low-fat", "vaharasvainen", "rasvaton", "fettsnal", "fat free", "fat-free"),
+    # "ilman suolaa", "without salt" stay words kept out of the search (request.py), no claim
+    "unsalted": ("unsalted", "no salt added", "no added salt", "without added salt", "salt free", "salt-free",
+                 "saltfree", "suolaton", "suolatonta", "suolattomat", "suolattoman", "ilman lisattya suolaa",
+                 "osaltat", "osaltad", "osaltade", "osaltet", "saltfri", "saltfritt", "saltfria",
+                 "utan tillsatt salt", "senza sale"),
+    "low_sodium": ("low sodium", "low-sodium", "reduced sodium", "less sodium", "sodium free", "lower sodium",
+                   "low salt", "low-salt", "reduced salt", "vahasuolainen", "vahasuolaista", "vahasuolaiset",
+                   "vahasuolaisempi", "saltreducerad", "saltreducerat", "saltreducerade", "natriumfattig",
+                   "saltfattig", "natriumsnal"),
+    # "lightly salted", "lättsaltat" are not claims a buyer asks: they ask for salt, and an unsalted butter
+    # (low in salt) is no lightly salted one
 }
 
 # The fourteen EU allergen groups (plus coconut, which US labels declare).
