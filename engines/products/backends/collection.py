@@ -51,6 +51,8 @@ def _clip(text: str) -> str:
 def fingerprint(catalogue: Catalogue, knowledge: KnowledgeMap) -> str:
     """Which catalogue a collection holds: product ids, their embedded texts and their words, in order."""
     digest = hashlib.sha256()
+    # the rule columns too: a claim added (issue 58: unsalted, low-sodium) is a field an old collection lacks
+    digest.update(" ".join((*CLAIMS, *ALLERGENS)).encode() + b"\x02")
     for p in catalogue.products:
         digest.update(f"{p.id}\x00{product_text(p, knowledge)}\x00{words_text(p)}\x01".encode("utf-8", "replace"))
     return digest.hexdigest()[:32]
