@@ -8,10 +8,9 @@ Whatever is left is ``terms``: words that narrow the thing ("oat" in "oat drink"
 
 Finnish and Swedish words (engines/products/languages.py): a word no catalogue or lexicon knows is
 read by its base form ("kaurajuomaa" as "kaurajuoma", "köttbullar" as "köttbulle"); a compound that
-names a kind keeps its first part as what narrows it ("appelsiinimehu": juice, appelsiini); every
-narrowing word carries its ``alternatives``, the same word in the other languages from Fineli's
-aligned names ("appelsiini": orange, apelsin), so an English product name can hold it. "without X"
-in any of the three languages, where X is no allergen or claim, keeps X out of the words searched.
+names a kind keeps its first part as what narrows it ("appelsiinimehu": juice, appelsiini); a narrowing word
+carries its ``alternatives`` from Fineli's aligned names ("appelsiini": orange, apelsin). "without X", X no
+allergen or claim, keeps X out of the words searched. Plural aliases, 3-letter heads: reader_gaps.py.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from engines.lexical import fold
 from engines.products.compound_reading import animal_kinds, form_compound, joined_kinds, read_compound
 from engines.products.modifiers import ANIMAL_OF, regional
 from engines.products.product import MULTIPACK, SINGLE, Quantity, parse_quantity
+from engines.products.reader_gaps import kind_heads, singular_aliases
 from engines.products.joins import joined, phrase_alternatives
 from engines.products.knowledge import KnowledgeMap, words
 from engines.products.languages import Words, default_words
@@ -134,7 +134,7 @@ class RequestReader:
             request.pack = parse_quantity(pack.group(0))
             notes.append(f"read '{pack.group(0).strip()}' as the pack size {request.pack}")
             folded = folded[: pack.start()] + " " + folded[pack.end():]
-        self._read_words(joined(self, words(folded), request), request)
+        self._read_words(singular_aliases(self, joined(self, words(folded), request), request), request)
         self._alternatives(request)
         phrase_alternatives(self, request)
         self._check_contradictions(request)
@@ -309,7 +309,7 @@ class RequestReader:
                      or any(self.languages.translations(b) for b in self.languages.lemmas(typed)
                             if len(b) >= len(word) - 3)  # an inflection's base ("strawberries"), no stem cut short
                      or any(self._known(o) for o in regional(word))) and not form_compound(self, word)  # "filmjölk": Finland's "fil" (modifiers.py)
-        for head in () if whole else self.knowledge.kind_heads:  # "luomumunat": organic + eggs; "kauramaito": oat + milk
+        for head in () if whole else kind_heads(self, word):  # "luomumunat": organic + eggs; "kauramaito": oat + milk
             if word.endswith(head) and len(word) - len(head) >= 3:
                 prefix = word[: -len(head)]
                 claim = self.claim_phrases.get((prefix,))
