@@ -100,6 +100,10 @@ def _role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_wor
         return {"as": "not used", "detail": "a stopword"}
     if request.claims and w in reader.free:
         return {"as": "claim", "detail": ", ".join(CLAIMS[c] for c in request.claims)}
+    closed = next((s for s in request.said if len(s) > len(w) and (s.startswith(w) or s.endswith(w))
+                   and (s,) in reader.knowledge.kind_phrases), None)  # "chick" of "chick peas": chickpeas
+    if request.kinds and closed:
+        return {"as": "kind", "detail": f"{kinds} (said apart: '{closed}')"}
     if any(note for note in request.notes if w in fold(note)):
         return {"as": "not used", "detail": next(n for n in request.notes if w in fold(n))}
     return {"as": "not used", "detail": "no kind, rule, brand or word of the catalogue reads it"}

@@ -63,3 +63,9 @@ def test_a_compound_of_known_parts_is_never_cut_at_a_three_letter_kind_word(shop
 def test_a_longer_known_tail_is_the_head_not_the_three_letter_kind_word_inside_it(shop):
     found, _ = answer(shop, "ankbröst")  # "ank" is in no lexicon, "bröst" is: never "ankbr" + ost (cheese)
     assert "cheese" not in found.extras["understood"].get("kinds", [])
+
+
+def test_two_words_written_as_one_kind_alias_are_that_kind_and_both_accounted(shop):
+    found, rows = answer(shop, "oat meal")  # oatmeal, a kind's alias: no ready meal narrowed by oat
+    assert found.extras["understood"]["kinds"] == ["oat_flakes"]
+    assert [w["as"] for w in found.extras["understood"]["words"]] == ["kind", "kind"]
