@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engines.lexical import fold
-from engines.products.distinguishing import FLAVOUR_WORDS, FORM_WORDS, PLAIN_WORDS, distinguishing
+from engines.products.distinguishing import FLAVOUR_WORDS, FORM_WORDS, PLAIN_WORDS, distinguishing, strict_words
 from engines.products.knowledge import words
 from engines.products.modifiers import ANIMAL_OF
 from engines.products.product import MULTIPACK, SINGLE
@@ -32,12 +32,16 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def account(reader, request: Request, kind_names: frozenset[str]) -> list[dict]:
+def account(reader, request: Request, kind_names: frozenset[str], kind_rows=None) -> list[dict]:
     """[{"word": as typed, "as": kind|claim|avoid|use|brand|pack|code|source|animal|form|property|flavour|
     word|not used, "detail": ...}] for every word of the request, in the order typed."""
     languages = reader.languages
     # distinguishing words narrow a kind: with no kind read, none is checked (check_words), so none is said
     wanted = set(distinguishing(request, languages, kind_names)) if request.kinds else set()
+    # which of them the rows are checked for (check_words): a word no row of the kind states ("ground" of
+    # "ground turkey") leaves a row lacking it a variant, and is said so, not "at most a stand-in"
+    strict = set(strict_words(request, sorted(wanted), languages, kind_names, reader.vocabulary, kind_rows)) \
+        if wanted else set()
     kinds = ", ".join(reader.knowledge.kinds[k].label() for k in request.kinds if k in reader.knowledge.kinds)
     claim_words = {w for phrase in reader.claim_phrases for w in phrase}
     avoid_words = {w for phrase in reader.avoid_phrases for w in phrase} | {w for p in reader.without for w in p}
@@ -55,12 +59,12 @@ def account(reader, request: Request, kind_names: frozenset[str]) -> list[dict]:
             role = "code" if request.code and request.code in folded_text[inside[0]:inside[1]] else "pack"
             out.append({"word": typed, "as": role, "detail": request.code if role == "code" else str(request.pack)})
             continue
-        out.append({"word": typed, **_role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_words,
+        out.append({"word": typed, **_role(w, request, reader, wanted, strict, kinds, claim_words, avoid_words, brand_words,
                                           kind_words, use_words)})
     return out
 
 
-def _role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_words, kind_words, use_words) -> dict:
+def _role(w, request, reader, wanted, strict, kinds, claim_words, avoid_words, brand_words, kind_words, use_words) -> dict:
     base = reader.languages.base(w, reader._known) if w.isalpha() else w
     parts = [p for x in (w, base) for p in reader.languages.split_said(x, reader._known)] if w.isalpha() else [w]
     mine = [x for x in (w, base, *parts) if x in wanted]
@@ -71,7 +75,10 @@ def _role(w, request, reader, wanted, kinds, claim_words, avoid_words, brand_wor
         what = mine[0]
         cls = "animal" if what in ANIMAL_OF else "form" if what in FORM_WORDS else "source"
         rest = f"; kind: {kinds}" if w not in mine or len(parts) > 1 else ""
-        return {"as": cls, "detail": f"'{what}': a row of the kind lacking it is at most a stand-in{rest}"}
+        if what in strict:
+            return {"as": cls, "detail": f"'{what}': a row of the kind lacking it is at most a stand-in{rest}"}
+        return {"as": cls, "detail": f"'{what}': no row of the kind is checked for it (none states it, or it is "
+                                     f"no food of its own), so a row lacking it is at most a variant{rest}"}
     if (w in PLAIN_WORDS or base in PLAIN_WORDS) and w not in words(fold(request.brand or "")):  # not "Nature Valley"
         return {"as": "property", "detail": "plain: a flavoured row is at most a stand-in"}
     if w in claim_words and request.claims:

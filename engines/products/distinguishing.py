@@ -247,15 +247,7 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
     if not request.kinds or request.code:
         return judgements
     wanted = distinguishing(request, languages, kind_names)
-    # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
-    # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
-    # own (fineli_sv dev said "not sold" for it)
-    alone = foods(kind_names)
-    not_stated = unstated(request, wanted, languages, *(kind_rows or ((), {})), kind_names=kind_names)
-    strict = [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in not_stated
-              and not a_use(w, kind_names)
-              and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
-                   or w in alone or any(t in alone for t in mutual(w, languages)))]  # almond: manteli
+    strict = strict_words(request, wanted, languages, kind_names, vocabulary, kind_rows)
     own = frozenset(w for k in request.kinds for w in (label_parts or {}).get(k, ()))
     plain = wants_plain(request)
     out = []
@@ -281,6 +273,21 @@ def check_words(request: Request, candidates: Sequence[Product], judgements: lis
                 j = Judgement("variant", 0.7, f"flavoured: {flavour}")
         out.append(j)
     return out
+
+
+def strict_words(request: Request, wanted: Sequence[str], languages: Words, kind_names: frozenset[str],
+                 vocabulary=frozenset(), kind_rows=None) -> list[str]:
+    """The distinguishing words whose lack makes a match a stand-in (the others' lack, at most a variant):
+    what check_words applies and what `understood` says of each word."""
+    # a leftover word (no alias of the kind holds it) is strict only as a food of its own (a kind's name:
+    # almond, kaura), an animal, a form or a flavour: "sour" of "sour cream" is Sweden's gräddfil, a word of its
+    # own (fineli_sv dev said "not sold" for it)
+    alone = foods(kind_names)
+    not_stated = unstated(request, wanted, languages, *(kind_rows or ((), {})), kind_names=kind_names)
+    return [w for w in wanted if checkable(w, request, languages, vocabulary) and w not in not_stated
+            and not a_use(w, kind_names)
+            and (w not in request.terms or w in ANIMAL_OF or w in FLAVOUR_WORDS or w in FORM_WORDS
+                 or w in alone or any(t in alone for t in mutual(w, languages)))]  # almond: manteli
 
 
 KIND_ROWS_READ = 400  # rows of a kind read for a word before it counts as unstated (the demo's kinds hold 3-18 rows)

@@ -202,7 +202,7 @@ class ProductsEngine(LiveCatalogue, LazyVectors, ProductsPresenting, Engine):  #
     def understand(self, query: str) -> Request:
         """The request as read from the words: kinds, claims, allergens to avoid, uses, brand, size."""
         request = self.reader.read(query)
-        request.words = account(self.reader, request, self.kind_names)
+        request.words = account(self.reader, request, self.kind_names, (self.products, self._by_kind()))
         return request
 
     def recall(self, request: Request, sources: Sequence[str] = SOURCES) -> Recall:

@@ -318,3 +318,17 @@ def test_a_nut_is_carried_by_a_row_declaring_nuts(tmp_path, text):
     assert "not_sold" not in found.extras["flags"]
     assert rows[0][0].startswith("Milk Chocolate with Almonds") and rows[0][1] in ("exact", "variant")
     assert dict((r[0].split(" (")[0], r[1]) for r in rows)["Dark Chocolate 73%"] == "standin"  # declares no nut
+
+
+def test_understood_says_of_each_word_what_a_row_lacking_it_becomes(shop):
+    """As check_words applies it: a form some row of the kind states ("smoked" salmon) makes a row lacking
+    it a stand-in, and is said so; one no row of the kind states ("ground" turkey) leaves it a variant,
+    and `understood` says that, not "at most a stand-in"."""
+    found, rows = answer(shop, "smoked salmon")
+    said = {w["word"]: w["detail"] for w in found.extras["understood"]["words"]}
+    assert "at most a stand-in" in said["smoked"]
+    assert next(r for r in rows if r[0] == "Salmon fillet")[1] == "standin"
+    found, rows = answer(shop, "ground turkey")
+    said = {w["word"]: w["detail"] for w in found.extras["understood"]["words"]}
+    assert "at most a variant" in said["ground"] and "stand-in" not in said["ground"]
+    assert next(r for r in rows if r[0] == "Turkey breast")[1] == "variant"
