@@ -37,10 +37,11 @@ def account(reader, request: Request, kind_names: frozenset[str], kind_rows=None
     word|not used, "detail": ...}] for every word of the request, in the order typed."""
     languages = reader.languages
     # distinguishing words narrow a kind: with no kind read, none is checked (check_words), so none is said
-    wanted = set(distinguishing(request, languages, kind_names)) if request.kinds else set()
+    in_order = distinguishing(request, languages, kind_names) if request.kinds else []
+    wanted = set(in_order)
     # which of them the rows are checked for (check_words): a word no row of the kind states ("ground" of
     # "ground turkey") leaves a row lacking it a variant, and is said so, not "at most a stand-in"
-    strict = set(strict_words(request, sorted(wanted), languages, kind_names, reader.vocabulary, kind_rows)) \
+    strict = set(strict_words(request, in_order, languages, kind_names, reader.vocabulary, kind_rows)) \
         if wanted else set()
     kinds = ", ".join(reader.knowledge.kinds[k].label() for k in request.kinds if k in reader.knowledge.kinds)
     claim_words = {w for phrase in reader.claim_phrases for w in phrase}

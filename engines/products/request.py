@@ -61,6 +61,7 @@ class Request:
     notes: list[str] = field(default_factory=list)
     contradiction: bool = False
     words: list[dict] = field(default_factory=list)  # every word typed and what it became (accounting.py)
+    strict: dict = field(default_factory=dict)  # distinguishing.strict_words, read once for `understood` and the judge
 
     @property
     def empty(self) -> bool:
