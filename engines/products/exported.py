@@ -16,6 +16,7 @@ from engines.products.allergen_words import MAY_CONTAIN, NONE_WORDS, UNKNOWN_WOR
 from engines.products.columns import (Mapping, MappingError, Overrides, guess, overrides_for, overrides_from_config,
                                       pick_header)
 from engines.products.off import claims_of
+from engines.products.vocabulary import with_implied
 from engines.problems import Problem
 from engines.products.product import Product, parse_quantity
 from engines.products.tables import Reading, Table, TableError, read_json_lines, read_sheet, read_text_table
@@ -115,10 +116,7 @@ def product_from_cells(cells: list[str], mapping: Mapping, where: str, ordinal: 
     claims = claims_of((), (), " ".join(names.values()))
     for claim, evidence in claims_in(labels).items():
         claims.setdefault(claim, evidence)
-    if "vegan" in claims and "vegetarian" not in claims:
-        claims["vegetarian"] = "follows from vegan (" + claims["vegan"] + ")"
-    if "unsalted" in claims and "low_sodium" not in claims:  # as off.claims_of: unsalted is low in salt
-        claims["low_sodium"] = "follows from unsalted (" + claims["unsalted"] + ")"
+    with_implied(claims)  # again: a label's vegan or unsalted is read after the name's
     size = get("size")
     used = set(mapping.columns.values()) | set(mapping.names.values())
     attributes = {h: cells[i].strip() for i, h in enumerate(mapping.header)

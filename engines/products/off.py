@@ -17,7 +17,7 @@ from engines.lexical import fold
 from engines.problems import Problem
 from engines.products.product import Product, parse_quantity, split_tags
 from engines.products.vocabulary import (ALLERGEN_TAGS, CLAIM_NAME_PHRASES, CLAIM_TAG_PREFIXES, CLAIM_TAGS,
-                                         INGREDIENT_WORDS, NOT_ALLERGEN_PHRASES)
+                                         INGREDIENT_WORDS, NOT_ALLERGEN_PHRASES, with_implied)
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
@@ -91,11 +91,7 @@ def claims_of(labels: tuple[str, ...], categories: tuple[str, ...], name: str) -
         phrase = next((p for p in phrases if f" {' '.join(_WORDS.findall(p))} " in folded), None)
         if phrase is not None:
             found[claim] = f"the name says '{phrase}'"
-    if "vegan" in found and "vegetarian" not in found:
-        found["vegetarian"] = "follows from vegan (" + found["vegan"] + ")"
-    if "unsalted" in found and "low_sodium" not in found:  # no salt added is low in salt; never the other way
-        found["low_sodium"] = "follows from unsalted (" + found["unsalted"] + ")"
-    return found
+    return with_implied(found)
 
 
 def allergens_of(tags: str, traces: str, ingredients: str) -> tuple[set[str], set[str]]:

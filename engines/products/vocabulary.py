@@ -73,6 +73,19 @@ CLAIM_NAME_PHRASES: dict[str, tuple[str, ...]] = {
                    "lattsaltad", "lattsaltat", "natriumfattig", "saltfattig", "vahennetty suola"),
 }
 
+# A claim that holds wherever another does, never the other way: vegan food is vegetarian; no salt added is
+# low in salt, while a low-sodium row is never called unsalted (issue 58: "suolaton voi").
+IMPLIED_CLAIMS = {"vegan": "vegetarian", "unsalted": "low_sodium"}
+
+
+def with_implied(found: dict[str, str]) -> dict[str, str]:
+    """``found`` (claim -> evidence) with every claim that follows from one in it, saying from which."""
+    for claim, implied in IMPLIED_CLAIMS.items():
+        if claim in found and implied not in found:
+            found[implied] = f"follows from {claim} ({found[claim]})"
+    return found
+
+
 # Claims read only as said, never by the nearest spelling: one letter from their opposite ("saltad" is
 # salted, "osaltad" unsalted; "suolattu", "suolaton").
 NEAR_SPELLING_NEVER = frozenset({"unsalted"})
