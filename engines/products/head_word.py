@@ -1,9 +1,10 @@
 """In English the head of a compound comes last: a "label printer" is a printer, a "printer label" a
 label. A request of words alone whose every word is in a product's name may still name another thing:
 the name holds the request's last word straight before another word said, so there it only says what
-the product is for or fits ("Brother DK-1201 printer label" for "label printer"; "laptop bag" for "bag
-laptop" is not read so, see below). Found on Icecat graded by hand (docs/tuning.md, "On Icecat, graded
-by hand": today's top 10 for "label printer" held 6 label rolls, each called exact)."""
+the product is for or fits ("Brother DK-1201 printer label" for "label printer"). Found on Icecat graded
+by hand (docs/tuning.md, "On Icecat, graded by hand": today's top 10 for "label printer" held 6 label rolls,
+each called exact). The limit: words typed in the other order are read by their last word all the same, so
+for "bag laptop" a "laptop bag" is a stand-in (Icecat dev, whose requests put the head last, is unchanged)."""
 
 from __future__ import annotations
 
