@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
                      progress=lambda d, o: say(f"tune {d}/{o}") if d % max(1, o // 10) == 0 else None)
         took = time.monotonic() - started
         scores = scored_with(answer, knobs, held, {"shipped": tuned.today, "tuned": tuned.best}, args.dataset)
-        scores["adopted"] = scores["tuned"] if tuned.recommended is tuned.best else scores["shipped"]
+        scores["adopted"] = scores["shipped"] if tuned.why_not() else scores["tuned"]
     finally:
         suite.close()
     out = tuned.to_json() | {"dataset": args.dataset, "config": args.config, "tune_seconds": round(took, 1),
