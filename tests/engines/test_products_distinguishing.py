@@ -9,8 +9,7 @@ import pytest
 
 from engines.products.engine import ProductsEngine
 from engines.products.languages import LemmaTable, default_words
-
-NO_VECTORS = ("code", "lexical", "typo", "words", "standard", "translated", "kinds")
+from tests.engines.written_shop import NO_VECTORS, written_shop
 
 CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
              "1;Almond milk unsweetened;Drycker;1 l\n"
@@ -28,11 +27,8 @@ CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    path = tmp_path_factory.mktemp("shop") / "shop.csv"
-    path.write_text(CATALOGUE, encoding="utf-8")
-    engine = ProductsEngine(path)
-    yield engine
-    engine.close()
+    with written_shop(tmp_path_factory, CATALOGUE) as engine:
+        yield engine
 
 
 def answer(engine, text):

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.products.engine import ProductsEngine
 from engines.products.head_word import head_used_as_modifier
-
-NO_VECTORS = ("code", "lexical", "typo", "words", "standard", "translated", "kinds")
+from tests.engines.written_shop import NO_VECTORS, written_shop
 
 CATALOGUE = ("id;title;brand;description\n"
              "1;Brother DK-1201 printer label White;Brother;Self-adhesive labels for label printers\n"
@@ -20,11 +18,8 @@ CATALOGUE = ("id;title;brand;description\n"
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    path = tmp_path_factory.mktemp("shop") / "shop.csv"
-    path.write_text(CATALOGUE, encoding="utf-8")
-    engine = ProductsEngine(path)
-    yield engine
-    engine.close()
+    with written_shop(tmp_path_factory, CATALOGUE) as engine:
+        yield engine
 
 
 def test_the_head_said_last_decides_what_the_product_is(shop):

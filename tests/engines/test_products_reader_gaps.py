@@ -5,10 +5,8 @@ on a small catalogue written here."""
 from __future__ import annotations
 
 import pytest
+from tests.engines.written_shop import NO_VECTORS, written_shop
 
-from engines.products.engine import ProductsEngine
-
-NO_VECTORS = ("code", "lexical", "typo", "words", "standard", "translated", "kinds")
 
 CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
              "1;Rice drink;Drinks;1 l\n"
@@ -21,11 +19,8 @@ CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gaps") / "shop.csv"
-    path.write_text(CATALOGUE, encoding="utf-8")
-    engine = ProductsEngine(path)
-    yield engine
-    engine.close()
+    with written_shop(tmp_path_factory, CATALOGUE) as engine:
+        yield engine
 
 
 def answer(engine, text):

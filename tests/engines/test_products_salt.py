@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engines.products.engine import ProductsEngine
 from engines.products.off import claims_of
 from engines.products.vocabulary import negated_inside
-
-NO_VECTORS = ("code", "lexical", "typo", "words", "standard", "translated", "kinds")
+from tests.engines.written_shop import NO_VECTORS, written_shop
 
 CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning;Märkning\n"
              "1;Salted Butter;Dairy;500 g;\n"
@@ -25,11 +23,8 @@ CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning;Märkning\n"
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    path = tmp_path_factory.mktemp("salt") / "shop.csv"
-    path.write_text(CATALOGUE, encoding="utf-8")
-    engine = ProductsEngine(path)
-    yield engine
-    engine.close()
+    with written_shop(tmp_path_factory, CATALOGUE) as engine:
+        yield engine
 
 
 def answer(engine, text):

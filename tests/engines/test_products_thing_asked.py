@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engines.products.engine import ProductsEngine
-
-NO_VECTORS = ("code", "lexical", "typo", "words", "standard", "translated", "kinds")
+from tests.engines.written_shop import NO_VECTORS, written_shop
 
 CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
              "1;Fruit snacks;Fruit;100 g\n"
@@ -26,11 +25,8 @@ CATALOGUE = ("Artikelnr;Benämning;Varugrupp;Förpackning\n"
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    path = tmp_path_factory.mktemp("heads") / "shop.csv"
-    path.write_text(CATALOGUE, encoding="utf-8")
-    engine = ProductsEngine(path)
-    yield engine
-    engine.close()
+    with written_shop(tmp_path_factory, CATALOGUE) as engine:
+        yield engine
 
 
 def answer(engine, text):
